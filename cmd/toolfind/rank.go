@@ -1,0 +1,178 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolfind/toolfind"
+	"github.com/toolfind/toolfind/search"
+)
+
+// rankOptions are the flags of `toolfind rank`.
+type rankOptions struct {
+	io      *IOStreams
+	global  *globalOptions
+	query   string
+	format  string
+	explain bool
+	shown   bool
+}
+
+func newRankCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	opts := &rankOptions{io: ios, global: g}
+	cmd := &cobra.Command{
+		Use:   "rank --query Q",
+		Short: "Rank the catalog's tools for one query, per client",
+		Long: `Rank shows, for each selected client, the tools its search returns for the query,
+in the client's order, with scores, tie ranges and the text its model reads.`,
+		Example: `  toolfind rank --query invoice
+  toolfind rank --client grok --query "create pull request" --catalog github.json --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runRank(cmd, opts) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.query, "query", "q", "", "the query the model would search for (required)")
+	f.StringVar(&opts.format, "format", "table", "output format: table or json")
+	f.BoolVar(&opts.explain, "explain", false, "show why each tool scored (table format)")
+	f.BoolVar(&opts.shown, "shown", false, "print the exact text each model reads (table format)")
+	return cmd
+}
+
+// rankOutput is the JSON shape of `rank` (the design's CLI contract).
+type rankOutput struct {
+	Query   string          `json:"query"`
+	Results []search.Result `json:"results"`
+}
+
+func runRank(cmd *cobra.Command, opts *rankOptions) error {
+	if strings.TrimSpace(opts.query) == "" {
+		return usageError("rank needs --query")
+	}
+	if opts.format != "table" && opts.format != "json" {
+		return usageError("--format %q: want table or json", opts.format)
+	}
+	if opts.global.limit < 0 {
+		return usageError("--limit %d: must be 0 (client default) or more", opts.global.limit)
+	}
+	ctx := cmd.Context()
+	cat, err := opts.global.loadCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	sims, err := opts.global.simulators(cat)
+	if err != nil {
+		return err
+	}
+	results, err := toolfind.Rank(ctx, sims, search.Query{Text: opts.query, Limit: opts.global.limit})
+	if err != nil {
+		return err
+	}
+	var flat []search.Result
+	for _, r := range results {
+		flat = append(flat, r.All()...)
+	}
+	if opts.format == "json" {
+		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Results: nonNilResults(flat)})
+	}
+	return writeRankTable(opts.io.Out, flat, opts.explain, opts.shown)
+}
+
+func nonNilResults(rs []search.Result) []search.Result {
+	for i := range rs {
+		if rs[i].Hits == nil {
+			rs[i].Hits = []search.Hit{}
+		}
+	}
+	if rs == nil {
+		rs = []search.Result{}
+	}
+	return rs
+}
+
+// writeJSON writes v as indented JSON without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeRankTable prints one block per client result.
+func writeRankTable(w io.Writer, results []search.Result, explain, shown bool) error {
+	for i, r := range results {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		title := r.Client
+		if r.Strategy != "" {
+			title += " [" + r.Strategy + "]"
+		}
+		fmt.Fprintf(w, "%s — %d %s, limit %d, model reads %d tokens\n", title, len(r.Hits), plural(len(r.Hits), "hit", "hits"), r.Limit, r.ShownTokens)
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+		if len(r.Hits) == 0 {
+			fmt.Fprintln(w, "  (no tools found)")
+		} else {
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  RANK\tSCORE\tP(SHOWN)\tTOOL\tNAME")
+			for _, h := range r.Hits {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), formatScore(h.Score), formatP(h.PWithinLimit), h.Tool, h.Name)
+				if explain {
+					for _, why := range h.Why {
+						fmt.Fprintf(tw, "  \t\t\t  %s\t\n", why)
+					}
+				}
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+		}
+		if shown {
+			fmt.Fprintln(w, "  --- shown to the model ---")
+			for _, line := range strings.Split(r.Shown, "\n") {
+				fmt.Fprintf(w, "  | %s\n", line)
+			}
+		}
+	}
+	return nil
+}
+
+func rankText(h search.Hit) string {
+	if h.RankWorst > h.Rank {
+		return fmt.Sprintf("%d-%d", h.Rank, h.RankWorst)
+	}
+	return strconv.Itoa(h.Rank)
+}
+
+// formatScore prints integers without a fraction and others with up to
+// seven significant digits (float32 precision).
+func formatScore(f float64) string {
+	if f == float64(int64(f)) {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', 7, 64)
+}
+
+func formatP(p float64) string {
+	switch p {
+	case 1:
+		return "yes"
+	case 0:
+		return "no"
+	}
+	return strconv.FormatFloat(p*100, 'f', 1, 64) + "%"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/toolfind/toolfind"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// IOStreams are the command's standard streams; tests pass buffers.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// IsTerminal reports whether w is an interactive terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	catalogs []string
+	clients  string
+	limit    int
+	// clientOpts holds --<client>-<option> values as given, by client then
+	// option name; only flags the user set are present.
+	clientOpts map[string]map[string]*string
+	clientSet  map[string]map[string]func() bool
+	source     sourceOptions
+}
+
+// Main runs the CLI and returns the exit code.
+func Main(args []string, in io.Reader, out, errOut io.Writer) int {
+	ios := &IOStreams{In: in, Out: out, ErrOut: errOut}
+	root := newRootCmd(ios)
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(out)
+	root.SetErr(errOut)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintln(errOut, "toolfind:", err)
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(ios *IOStreams) *cobra.Command {
+	g := &globalOptions{clientOpts: map[string]map[string]*string{}, clientSet: map[string]map[string]func() bool{}}
+	root := &cobra.Command{
+		Use:   "toolfind",
+		Short: "Will each AI agent client find your MCP tools, and what will its model see?",
+		Long: `toolfind simulates how AI agent clients (Claude Code, Grok Build, Codex, OpenCode)
+discover MCP tools, exactly as each release does, without a model or an API key.
+
+With no --catalog it uses an embedded demo catalog.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError("%v (see '%s --help')", err, c.CommandPath())
+	})
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&g.catalogs, "catalog", nil, "catalog `PATH` (file or folder); repeatable; default: the embedded demo")
+	pf.StringVar(&g.clients, "client", "all", "clients to simulate, comma-separated: "+clientNamesHelp())
+	pf.IntVar(&g.limit, "limit", 0, "result limit per search (0: each client's default)")
+	addSourceFlags(root, &g.source)
+	for _, p := range search.Profiles() {
+		name := p.ID.Name
+		if _, done := g.clientOpts[name]; done {
+			continue
+		}
+		g.clientOpts[name] = map[string]*string{}
+		g.clientSet[name] = map[string]func() bool{}
+		for _, o := range p.Options {
+			flag := name + "-" + o.Name
+			v := new(string)
+			pf.StringVar(v, flag, o.Default, o.Usage+" ("+name+")")
+			if o.Kind == search.BoolOption {
+				pf.Lookup(flag).NoOptDefVal = "true"
+			}
+			g.clientOpts[name][o.Name] = v
+			g.clientSet[name][o.Name] = func() bool { return pf.Changed(flag) }
+		}
+	}
+	root.AddCommand(newRankCmd(ios, g), newVersionCmd(ios), newClientsCmd(ios))
+	return root
+}
+
+func clientNamesHelp() string {
+	seen := map[string]bool{}
+	var names []string
+	for _, p := range search.Profiles() {
+		if !seen[p.ID.Name] {
+			seen[p.ID.Name] = true
+			names = append(names, p.ID.Name)
+		}
+	}
+	names = append(names, "all")
+	return strings.Join(names, ", ") + " (name@version for an older profile)"
+}
+
+// loadCatalog reads the catalogs the flags name: files and folders, live
+// servers, or the embedded demo when none is given.
+func (g *globalOptions) loadCatalog(ctx context.Context) (*corpus.Catalog, error) {
+	cat, err := g.source.load(ctx, g.catalogs)
+	if err != nil {
+		return nil, err
+	}
+	return cat, nil
+}
+
+// options collects the client option flags the user set, reading file
+// options' files.
+func (g *globalOptions) options() (toolfind.ClientOptions, error) {
+	out := toolfind.ClientOptions{}
+	for _, p := range search.Profiles() {
+		for _, o := range p.Options {
+			set := g.clientSet[p.ID.Name][o.Name]
+			if set == nil || !set() {
+				continue
+			}
+			val := *g.clientOpts[p.ID.Name][o.Name]
+			if o.Kind == search.FileOption {
+				data, err := os.ReadFile(val)
+				if err != nil {
+					return nil, badInput(fmt.Errorf("--%s-%s: %w", p.ID.Name, o.Name, err))
+				}
+				val = string(data)
+			}
+			if out[p.ID.Name] == nil {
+				out[p.ID.Name] = search.Options{}
+			}
+			out[p.ID.Name][o.Name] = val
+		}
+	}
+	return out, nil
+}
+
+// simulators builds the selected clients over cat.
+func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, error) {
+	opts, err := g.options()
+	if err != nil {
+		return nil, err
+	}
+	sims, err := toolfind.Clients(cat, g.clients, opts)
+	if err != nil {
+		return nil, usageError("--client: %v", err)
+	}
+	return sims, nil
+}
+
+func newVersionCmd(ios *IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print toolfind's version and the client profiles it simulates",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(ios.Out, "toolfind %s\n", toolfind.Version)
+			for _, p := range search.Profiles() {
+				def := ""
+				if p.Default {
+					def = " (default)"
+				}
+				fmt.Fprintf(ios.Out, "  %s%s\n", p.ID, def)
+			}
+			return nil
+		},
+	}
+}
+
+func newClientsCmd(ios *IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "clients",
+		Short: "List the client profiles and their options",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, p := range search.Profiles() {
+				def := ""
+				if p.Default {
+					def = " (default)"
+				}
+				fmt.Fprintf(ios.Out, "%s%s\n  %s\n", p.ID, def, p.Summary)
+				for _, o := range p.Options {
+					fmt.Fprintf(ios.Out, "  --%s-%s (default %q): %s\n", p.ID.Name, o.Name, o.Default, o.Usage)
+				}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,225 @@
+// Package corpus is toolfind's data model: the tool catalogs that MCP servers
+// publish and the labelled query sets used to evaluate findability.
+//
+// A Catalog holds Servers in load order; a Server holds its Tools exactly in
+// the order its tools/list answer gave them, duplicates included, because
+// clients differ in how they treat a repeated name (Claude Code keeps the
+// first, a JavaScript object keeps the last). Every Tool keeps its raw JSON
+// object byte for byte next to the parsed fields, so a simulator can look at
+// anything a real client would, hostile fields included.
+//
+// Loading never panics and never silently drops a tool: what a client would
+// reject is still loaded, and Validate reports it as a Diagnostic naming the
+// file, server, tool and field.
+//
+// Catalog file shapes (unknown keys are ignored):
+//
+//	{"server": "NAME", "instructions": "...", "tools": [...]}
+//	{"servers": [{"name": "NAME", "instructions": "...", "tools": [...]}, ...]}
+//	{"tools": [...]}   // a bare tools/list result; the server is named after the file
+//
+// Query files are JSON Lines, one object per line:
+//
+//	{"query": "...", "expect": ["server/tool", ...], "category": "..."}
+//
+// An expect entry may be written server/tool, server__tool,
+// mcp__server__tool (with '-' and '.' possibly sanitised to '_') or as a
+// bare tool name that is unique in the catalog. Other keys become tags.
+package corpus
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolfind/toolfind/ojson"
+)
+
+// ToolID is the canonical identity of a tool: "server/tool", with the
+// server and tool names exactly as the server published them.
+type ToolID string
+
+// NewToolID joins a server and a tool name.
+func NewToolID(server, tool string) ToolID { return ToolID(server + "/" + tool) }
+
+// Server returns the server part of the id (up to the first '/').
+func (id ToolID) Server() string {
+	s, _, _ := strings.Cut(string(id), "/")
+	return s
+}
+
+// Tool returns the tool part of the id (after the first '/').
+func (id ToolID) Tool() string {
+	_, t, _ := strings.Cut(string(id), "/")
+	return t
+}
+
+func (id ToolID) String() string { return string(id) }
+
+// Catalog is a set of MCP servers and their tools, as loaded from files or
+// live servers, with the diagnostics found while loading and validating.
+type Catalog struct {
+	Servers     []*Server
+	Diagnostics []Diagnostic
+}
+
+// Server is one MCP server: its name, the instructions from its initialize
+// result, and its tools in tools/list order.
+type Server struct {
+	Name         string
+	Instructions string
+	Source       string // the file (or live source) it came from
+	Tools        []*Tool
+}
+
+// Tool is one entry of a tools/list answer.
+type Tool struct {
+	Server      string
+	Name        string
+	Title       string // the top-level "title" field; see also Annotations.Title
+	Description string
+	// HasDescription is false when the "description" key is absent or not
+	// a string.
+	HasDescription bool
+
+	// InputSchema and OutputSchema are the parsed values (Kind Invalid when
+	// absent); their raw bytes are in InputSchemaRaw and OutputSchemaRaw.
+	InputSchema     ojson.Value
+	InputSchemaRaw  json.RawMessage
+	OutputSchema    ojson.Value
+	OutputSchemaRaw json.RawMessage
+
+	Annotations Annotations
+	// Meta is the tool's "_meta" object (Kind Invalid when absent).
+	Meta ojson.Value
+
+	// Raw is the tool's whole JSON object as the server sent it, and Value
+	// the same parsed with member order kept.
+	Raw   json.RawMessage
+	Value ojson.Value
+
+	// Index is the tool's position in its server's tools/list answer.
+	Index int
+}
+
+// Annotations are the MCP tool annotations. Hints are nil when absent.
+type Annotations struct {
+	Title           string
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+}
+
+// ID returns the tool's canonical id.
+func (t *Tool) ID() ToolID { return NewToolID(t.Server, t.Name) }
+
+// MetaString returns _meta[key] when it is a string.
+func (t *Tool) MetaString(key string) (string, bool) {
+	v, ok := t.Meta.Get(key)
+	if !ok || v.Kind != ojson.String {
+		return "", false
+	}
+	return v.Str, true
+}
+
+// MetaBool returns _meta[key] when it is a boolean.
+func (t *Tool) MetaBool(key string) (value, ok bool) {
+	v, ok := t.Meta.Get(key)
+	if !ok || v.Kind != ojson.Bool {
+		return false, false
+	}
+	return v.Bool, true
+}
+
+// UIVisibility returns _meta.ui.visibility when it is an array, with its
+// string entries (MCP Apps: "model", "app"). ok is false when it is absent
+// or not an array, which clients read as "visible to the model".
+func (t *Tool) UIVisibility() (vis []string, ok bool) {
+	v := t.Meta.Lookup("ui", "visibility")
+	if v.Kind != ojson.Array {
+		return nil, false
+	}
+	vis = []string{}
+	for _, e := range v.Array {
+		if e.Kind == ojson.String {
+			vis = append(vis, e.Str)
+		}
+	}
+	return vis, true
+}
+
+// HiddenFromModel reports whether _meta.ui.visibility is an array that does
+// not contain "model" (an app-only tool).
+func (t *Tool) HiddenFromModel() bool {
+	vis, ok := t.UIVisibility()
+	if !ok {
+		return false
+	}
+	for _, v := range vis {
+		if v == "model" {
+			return false
+		}
+	}
+	return true
+}
+
+// Server returns the server with this exact name, or nil.
+func (c *Catalog) Server(name string) *Server {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Tools returns every tool of every server in catalog order, duplicates
+// included.
+func (c *Catalog) Tools() []*Tool {
+	var out []*Tool
+	for _, s := range c.Servers {
+		out = append(out, s.Tools...)
+	}
+	return out
+}
+
+// UniqueTools returns the tools in catalog order with, per server, only the
+// first tool of each name (the usual first-wins rule).
+func (c *Catalog) UniqueTools() []*Tool {
+	var out []*Tool
+	for _, s := range c.Servers {
+		seen := make(map[string]bool, len(s.Tools))
+		for _, t := range s.Tools {
+			if seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Tool returns the first tool with this id, or nil.
+func (c *Catalog) Tool(id ToolID) *Tool {
+	s := c.Server(id.Server())
+	if s == nil {
+		return nil
+	}
+	name := id.Tool()
+	for _, t := range s.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Len returns the number of tools, duplicates included.
+func (c *Catalog) Len() int {
+	n := 0
+	for _, s := range c.Servers {
+		n += len(s.Tools)
+	}
+	return n
+}

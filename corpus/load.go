@@ -1,0 +1,355 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/ojson"
+)
+
+// LoadError is a catalog or query file that cannot be read at all. It names
+// the file and, where known, the line, column and field.
+type LoadError struct {
+	File   string
+	Line   int // 1-based; 0 when unknown
+	Column int // 1-based; 0 when unknown
+	Field  string
+	Err    error
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ":%d", e.Column)
+		}
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": %s", e.Field)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Load reads catalogs from files and folders (a folder contributes its
+// *.json files, sorted by name, not recursively), merges them and validates
+// the result. Two sources defining the same server name are an error naming
+// both files.
+func Load(paths ...string) (*Catalog, error) {
+	cat := &Catalog{}
+	for _, p := range paths {
+		files, err := expand(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, &LoadError{File: f, Err: err}
+			}
+			servers, diags, err := ParseCatalog(f, data)
+			if err != nil {
+				return nil, err
+			}
+			if err := cat.Add(servers...); err != nil {
+				return nil, err
+			}
+			cat.Diagnostics = append(cat.Diagnostics, diags...)
+		}
+	}
+	cat.Diagnostics = append(cat.Diagnostics, Validate(cat)...)
+	return cat, nil
+}
+
+// Add appends servers to the catalog; a name already present is an error.
+// It does not validate; call Validate (or use Load) for diagnostics.
+func (c *Catalog) Add(servers ...*Server) error {
+	for _, s := range servers {
+		if prev := c.Server(s.Name); prev != nil {
+			return &LoadError{File: s.Source, Field: "server",
+				Err: fmt.Errorf("server name %q is already defined by %s", s.Name, prev.Source)}
+		}
+		c.Servers = append(c.Servers, s)
+	}
+	return nil
+}
+
+func expand(p string) ([]string, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, &LoadError{File: p, Err: err}
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, &LoadError{File: p, Err: err}
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
+			files = append(files, filepath.Join(p, e.Name()))
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, &LoadError{File: p, Err: errors.New("folder has no .json catalog files")}
+	}
+	return files, nil
+}
+
+// LoadFS is Load over a file system (used for the embedded demo).
+func LoadFS(fsys fs.FS, names ...string) (*Catalog, error) {
+	cat := &Catalog{}
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, &LoadError{File: n, Err: err}
+		}
+		servers, diags, err := ParseCatalog(n, data)
+		if err != nil {
+			return nil, err
+		}
+		if err := cat.Add(servers...); err != nil {
+			return nil, err
+		}
+		cat.Diagnostics = append(cat.Diagnostics, diags...)
+	}
+	cat.Diagnostics = append(cat.Diagnostics, Validate(cat)...)
+	return cat, nil
+}
+
+type catalogFile struct {
+	Server       *json.RawMessage `json:"server"`
+	Name         *json.RawMessage `json:"name"`
+	Instructions *json.RawMessage `json:"instructions"`
+	Tools        *json.RawMessage `json:"tools"`
+	Servers      *json.RawMessage `json:"servers"`
+}
+
+// ParseCatalog parses one catalog file's bytes. file names the source in
+// errors and diagnostics and, for a bare tools/list result, gives the server
+// its name (the base name without extension). Tools that cannot be used at
+// all (not an object, no string name) are left out and reported.
+func ParseCatalog(file string, data []byte) ([]*Server, []Diagnostic, error) {
+	var top catalogFile
+	if err := unmarshalAt(file, data, &top); err != nil {
+		return nil, nil, err
+	}
+	if top.Servers != nil {
+		var list []json.RawMessage
+		if err := json.Unmarshal(*top.Servers, &list); err != nil {
+			return nil, nil, &LoadError{File: file, Field: "servers", Err: errors.New("must be an array of server objects")}
+		}
+		var servers []*Server
+		var diags []Diagnostic
+		for i, raw := range list {
+			var entry catalogFile
+			field := fmt.Sprintf("servers[%d]", i)
+			if err := json.Unmarshal(raw, &entry); err != nil {
+				return nil, nil, &LoadError{File: file, Field: field, Err: errors.New("must be an object")}
+			}
+			nameRaw := entry.Name
+			if nameRaw == nil {
+				nameRaw = entry.Server
+			}
+			name, err := stringField(file, field+".name", nameRaw, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			s, d, err := parseServer(file, field, name, entry)
+			if err != nil {
+				return nil, nil, err
+			}
+			servers = append(servers, s)
+			diags = append(diags, d...)
+		}
+		return servers, diags, nil
+	}
+	var name string
+	if top.Server != nil {
+		n, err := stringField(file, "server", top.Server, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		name = n
+	} else {
+		base := filepath.Base(file)
+		name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	if top.Tools == nil {
+		return nil, nil, &LoadError{File: file, Field: "tools", Err: errors.New(`missing: a catalog needs "tools" or "servers"`)}
+	}
+	s, d, err := parseServer(file, "", name, top)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []*Server{s}, d, nil
+}
+
+func stringField(file, field string, raw *json.RawMessage, required bool) (string, error) {
+	if raw == nil {
+		if required {
+			return "", &LoadError{File: file, Field: field, Err: errors.New("missing")}
+		}
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(*raw, &s); err != nil {
+		if !required && bytes.Equal(bytes.TrimSpace(*raw), []byte("null")) {
+			return "", nil
+		}
+		return "", &LoadError{File: file, Field: field, Err: errors.New("must be a string")}
+	}
+	return s, nil
+}
+
+func parseServer(file, field, name string, f catalogFile) (*Server, []Diagnostic, error) {
+	prefix := field
+	if prefix != "" {
+		prefix += "."
+	}
+	instr, err := stringField(file, prefix+"instructions", f.Instructions, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &Server{Name: name, Instructions: instr, Source: file}
+	if f.Tools == nil {
+		return nil, nil, &LoadError{File: file, Field: prefix + "tools", Err: errors.New("missing")}
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(*f.Tools, &list); err != nil {
+		return nil, nil, &LoadError{File: file, Field: prefix + "tools", Err: errors.New("must be an array of tool objects")}
+	}
+	var diags []Diagnostic
+	for i, raw := range list {
+		t, d := parseTool(file, name, i, raw)
+		diags = append(diags, d...)
+		if t != nil {
+			t.Index = len(s.Tools)
+			s.Tools = append(s.Tools, t)
+		}
+	}
+	return s, diags, nil
+}
+
+// parseTool builds a Tool from one tools/list entry. It returns nil (and an
+// error diagnostic) only when the entry has no usable name.
+func parseTool(file, server string, i int, raw json.RawMessage) (*Tool, []Diagnostic) {
+	field := fmt.Sprintf("tools[%d]", i)
+	v, err := ojson.Parse(raw)
+	if err != nil || v.Kind != ojson.Object {
+		return nil, []Diagnostic{{Severity: Error, Code: CodeToolNotObject, File: file, Server: server, Field: field,
+			Message: "tool entry is not a JSON object; skipped"}}
+	}
+	nameV, ok := v.Get("name")
+	if !ok || nameV.Kind != ojson.String {
+		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: file, Server: server, Field: field + ".name",
+			Message: "tool has no string name; skipped"}}
+	}
+	t := &Tool{Server: server, Name: nameV.Str, Raw: append(json.RawMessage(nil), raw...), Value: v}
+	var diags []Diagnostic
+	if d, ok := v.Get("description"); ok {
+		if d.Kind == ojson.String {
+			t.Description, t.HasDescription = d.Str, true
+		} else if d.Kind != ojson.Null {
+			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: file, Server: server, Tool: t.Name,
+				Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", d.Kind)})
+		}
+	}
+	if tv, ok := v.Get("title"); ok && tv.Kind == ojson.String {
+		t.Title = tv.Str
+	}
+	t.InputSchema, t.InputSchemaRaw = member(v, raw, "inputSchema")
+	t.OutputSchema, t.OutputSchemaRaw = member(v, raw, "outputSchema")
+	if m, ok := v.Get("_meta"); ok {
+		t.Meta = m
+	}
+	if a, ok := v.Get("annotations"); ok && a.Kind == ojson.Object {
+		t.Annotations = parseAnnotations(a)
+	}
+	return t, diags
+}
+
+// member returns an object member's parsed value and raw bytes.
+func member(v ojson.Value, raw json.RawMessage, key string) (ojson.Value, json.RawMessage) {
+	mv, ok := v.Get(key)
+	if !ok {
+		return ojson.Value{}, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return mv, nil
+	}
+	return mv, m[key]
+}
+
+func parseAnnotations(a ojson.Value) Annotations {
+	var out Annotations
+	if t, ok := a.Get("title"); ok && t.Kind == ojson.String {
+		out.Title = t.Str
+	}
+	hint := func(k string) *bool {
+		h, ok := a.Get(k)
+		if !ok || h.Kind != ojson.Bool {
+			return nil
+		}
+		b := h.Bool
+		return &b
+	}
+	out.ReadOnlyHint = hint("readOnlyHint")
+	out.DestructiveHint = hint("destructiveHint")
+	out.IdempotentHint = hint("idempotentHint")
+	out.OpenWorldHint = hint("openWorldHint")
+	return out
+}
+
+// unmarshalAt decodes JSON and turns syntax and type errors into a
+// LoadError with the line and column.
+func unmarshalAt(file string, data []byte, v any) error {
+	err := json.Unmarshal(data, v)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := position(data, se.Offset)
+		return &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("invalid JSON: %v", se)}
+	case errors.As(err, &te):
+		line, col := position(data, te.Offset)
+		field := te.Field
+		if field == "" {
+			return &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("must be a JSON object, not %s", te.Value)}
+		}
+		return &LoadError{File: file, Line: line, Column: col, Field: field, Err: fmt.Errorf("wrong type %s", te.Value)}
+	}
+	return &LoadError{File: file, Err: err}
+}
+
+// position converts a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

@@ -1,0 +1,228 @@
+package corpus
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/ojson"
+)
+
+// Severity grades a Diagnostic.
+type Severity int
+
+// Error means at least one client will drop the tool or its whole server;
+// Warning means clients keep it but something is likely lost (cut text,
+// shadowed tool); Info is worth knowing.
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// MarshalText makes severities read as words in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Diagnostic codes. They are stable: lint output and tests depend on them.
+const (
+	CodeToolNotObject      = "tool-not-object"
+	CodeNameMissing        = "name-missing"
+	CodeNameInvalid        = "name-invalid"
+	CodeDescriptionType    = "description-type"
+	CodeDescriptionEmpty   = "description-empty"
+	CodeDescriptionLong    = "description-long"
+	CodeSuspiciousText     = "suspicious-text"
+	CodeInputSchemaMissing = "input-schema-missing"
+	CodeInputSchemaType    = "input-schema-type"
+	CodePropertiesType     = "properties-type"
+	CodeRequiredType       = "required-type"
+	CodeRequiredUnknown    = "required-unknown"
+	CodePropertyKeyInvalid = "property-key-invalid"
+	CodeDuplicateTool      = "duplicate-tool"
+	CodeSharedToolName     = "shared-tool-name"
+)
+
+// Diagnostic is one problem found in a catalog. Server, Tool and Field say
+// where; Field is a JSON path inside the tool ("inputSchema.properties").
+type Diagnostic struct {
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	File     string   `json:"file,omitempty"`
+	Server   string   `json:"server,omitempty"`
+	Tool     string   `json:"tool,omitempty"`
+	Field    string   `json:"field,omitempty"`
+	Message  string   `json:"message"`
+}
+
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	if d.File != "" {
+		b.WriteString(d.File)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Severity.String())
+	b.WriteString(": ")
+	if d.Server != "" || d.Tool != "" {
+		fmt.Fprintf(&b, "%s/%s: ", d.Server, d.Tool)
+	}
+	if d.Field != "" {
+		b.WriteString(d.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	fmt.Fprintf(&b, " [%s]", d.Code)
+	return b.String()
+}
+
+// MCP tool names: 1–128 characters of A-Za-z0-9_-. (MCP specification,
+// "Tool names").
+var mcpToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// Property keys the Anthropic API accepts (claude spec §3); Claude Code skips
+// a tool with any other key.
+var propertyKey = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+
+// LongDescription is the length in characters above which a description is
+// reported as long: Claude Code 2.1.283 cuts at 2,048 (claude spec §3) and
+// Grok Build at 2,046 (grok spec B.3).
+const LongDescription = 2048
+
+// suspicious are phrases and characters typical of prompt injection in
+// tool metadata. They are reported, never removed: clients show them
+// verbatim.
+var suspicious = []string{
+	"ignore previous instructions", "ignore all previous", "ignore the previous",
+	"disregard previous", "disregard all", "<system>", "</system>", "<important>",
+	"system prompt", "do not tell the user", "don't tell the user",
+	"\u200b", "\u200c", "\u200d", "\u2060", "\u202e", "\u202d", "\ufeff",
+}
+
+// Validate checks every tool and server of the catalog and returns the
+// diagnostics in catalog order. It never panics on any parsed input.
+func Validate(c *Catalog) []Diagnostic {
+	var out []Diagnostic
+	owners := map[string][]string{} // tool name -> servers
+	for _, s := range c.Servers {
+		seen := map[string]bool{}
+		for _, t := range s.Tools {
+			d := func(sev Severity, code, field, format string, args ...any) {
+				out = append(out, Diagnostic{Severity: sev, Code: code, File: s.Source, Server: s.Name, Tool: t.Name,
+					Field: field, Message: fmt.Sprintf(format, args...)})
+			}
+			if seen[t.Name] {
+				d(Warning, CodeDuplicateTool, "name", "tool name repeated in this server; clients keep the first definition (OpenCode keeps the last)")
+				continue
+			}
+			seen[t.Name] = true
+			owners[t.Name] = append(owners[t.Name], s.Name)
+			if !mcpToolName.MatchString(t.Name) {
+				d(Warning, CodeNameInvalid, "name", "name %q breaks the MCP naming rule (1-128 characters of A-Za-z0-9_-.); clients rewrite the other characters", clip(t.Name, 60))
+			}
+			switch {
+			case t.HasDescription && strings.TrimSpace(t.Description) == "":
+				d(Warning, CodeDescriptionEmpty, "description", "description is empty; only the name can be matched")
+			case !t.HasDescription:
+				d(Warning, CodeDescriptionEmpty, "description", "description is missing; only the name can be matched")
+			}
+			if n := utf8.RuneCountInString(t.Description); n > LongDescription {
+				d(Warning, CodeDescriptionLong, "description", "description has %d characters; Claude Code 2.1.283 cuts it at 2,048 and Grok Build at 2,046", n)
+			}
+			if phrase := findSuspicious(t.Description); phrase != "" {
+				d(Warning, CodeSuspiciousText, "description", "description contains %q, typical of prompt injection; clients show it verbatim", phrase)
+			}
+			out = append(out, validateSchema(s, t)...)
+		}
+	}
+	names := make([]string, 0, len(owners))
+	for n, servers := range owners {
+		if len(servers) > 1 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		servers := owners[n]
+		for _, srv := range servers[1:] {
+			out = append(out, Diagnostic{Severity: Info, Code: CodeSharedToolName, File: c.Server(srv).Source, Server: srv, Tool: n,
+				Field: "name", Message: fmt.Sprintf("tool name also used by server %q; a bare name cannot tell them apart", servers[0])})
+		}
+	}
+	return out
+}
+
+func validateSchema(s *Server, t *Tool) []Diagnostic {
+	var out []Diagnostic
+	d := func(sev Severity, code, field, format string, args ...any) {
+		out = append(out, Diagnostic{Severity: sev, Code: code, File: s.Source, Server: s.Name, Tool: t.Name,
+			Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	sch := t.InputSchema
+	switch sch.Kind {
+	case ojson.Invalid:
+		d(Error, CodeInputSchemaMissing, "inputSchema", "inputSchema is missing; Claude Code drops every tool of this server")
+		return out
+	case ojson.Object:
+	default:
+		d(Error, CodeInputSchemaType, "inputSchema", "inputSchema is a %s, not an object; Claude Code drops every tool of this server", sch.Kind)
+		return out
+	}
+	props, hasProps := sch.Get("properties")
+	if hasProps && props.Kind != ojson.Object {
+		d(Error, CodePropertiesType, "inputSchema.properties", "properties is a %s, not an object; Claude Code drops every tool of this server", props.Kind)
+	}
+	if req, ok := sch.Get("required"); ok {
+		if req.Kind != ojson.Array {
+			d(Error, CodeRequiredType, "inputSchema.required", "required is a %s, not an array of strings; Claude Code drops every tool of this server", req.Kind)
+		} else {
+			for i, r := range req.Array {
+				if r.Kind != ojson.String {
+					d(Error, CodeRequiredType, fmt.Sprintf("inputSchema.required[%d]", i), "required entry is a %s, not a string", r.Kind)
+					continue
+				}
+				if props.Kind == ojson.Object {
+					if _, ok := props.Get(r.Str); !ok {
+						d(Warning, CodeRequiredUnknown, fmt.Sprintf("inputSchema.required[%d]", i), "required names %q, which is not in properties", r.Str)
+					}
+				}
+			}
+		}
+	}
+	if props.Kind == ojson.Object {
+		for _, k := range props.Keys() {
+			if !propertyKey.MatchString(k) {
+				d(Error, CodePropertyKeyInvalid, "inputSchema.properties", "property key %q fails ^[a-zA-Z0-9_.-]{1,64}$; Claude Code skips this tool", clip(k, 60))
+			}
+		}
+	}
+	return out
+}
+
+func findSuspicious(s string) string {
+	low := strings.ToLower(s)
+	for _, p := range suspicious {
+		if strings.Contains(low, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}

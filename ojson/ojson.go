@@ -1,0 +1,415 @@
+// Package ojson is a JSON value that keeps object member order and number
+// literals exactly as they were written.
+//
+// Clients differ in how they print a tool's schema back to the model: Node
+// clients (Claude Code, OpenCode) keep insertion order and print numbers with
+// JavaScript's Number formatting; Rust clients (Codex, Grok Build) print with
+// serde_json. A map[string]any loses both, so every simulator that renders a
+// schema parses it into a Value instead.
+//
+// Parse accepts exactly one JSON value (RFC 8259). Duplicate object keys are
+// kept in the order they appear; Get returns the last one, as JSON.parse and
+// serde_json do.
+package ojson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The JSON kinds. Invalid is the zero Value: "absent".
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"absent", "null", "boolean", "number", "string", "array", "object"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Member is one key/value pair of an object, in source order.
+type Member struct {
+	Key   string
+	Value Value
+}
+
+// Value is a parsed JSON value. The zero Value has Kind Invalid and stands
+// for "absent".
+type Value struct {
+	Kind    Kind
+	Bool    bool
+	Str     string   // String: the decoded text; Number: the literal as written
+	Array   []Value  // Array elements
+	Members []Member // Object members in source order (duplicates kept)
+}
+
+// Parse decodes data as a single JSON value.
+func Parse(data []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decode(dec, 0)
+	if err != nil {
+		return Value{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			return Value{}, errors.New("ojson: unexpected data after the JSON value")
+		}
+		return Value{}, err
+	}
+	return v, nil
+}
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 10000
+
+func decode(dec *json.Decoder, depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, fmt.Errorf("ojson: nesting deeper than %d", maxDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return Value{}, io.ErrUnexpectedEOF
+		}
+		return Value{}, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return Value{Kind: Null}, nil
+	case bool:
+		return Value{Kind: Bool, Bool: t}, nil
+	case json.Number:
+		return Value{Kind: Number, Str: string(t)}, nil
+	case string:
+		return Value{Kind: String, Str: t}, nil
+	case json.Delim:
+		switch t {
+		case '[':
+			v := Value{Kind: Array, Array: []Value{}}
+			for dec.More() {
+				e, err := decode(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				v.Array = append(v.Array, e)
+			}
+			if _, err := dec.Token(); err != nil {
+				return Value{}, err
+			}
+			return v, nil
+		case '{':
+			v := Value{Kind: Object, Members: []Member{}}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return Value{}, err
+				}
+				key, ok := kt.(string)
+				if !ok {
+					return Value{}, fmt.Errorf("ojson: object key is %v, not a string", kt)
+				}
+				e, err := decode(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				v.Members = append(v.Members, Member{Key: key, Value: e})
+			}
+			if _, err := dec.Token(); err != nil {
+				return Value{}, err
+			}
+			return v, nil
+		}
+	}
+	return Value{}, fmt.Errorf("ojson: unexpected token %v", tok)
+}
+
+// Get returns the value of key in an object (the last one when the key is
+// repeated, as JSON.parse does) and whether it exists. On a non-object it
+// returns false.
+func (v Value) Get(key string) (Value, bool) {
+	if v.Kind != Object {
+		return Value{}, false
+	}
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		if v.Members[i].Key == key {
+			return v.Members[i].Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// Lookup follows a path of object keys; it returns the zero Value when any
+// step is missing or not an object.
+func (v Value) Lookup(path ...string) Value {
+	for _, k := range path {
+		next, ok := v.Get(k)
+		if !ok {
+			return Value{}
+		}
+		v = next
+	}
+	return v
+}
+
+// Exists reports whether v is present (Kind != Invalid).
+func (v Value) Exists() bool { return v.Kind != Invalid }
+
+// IsObject reports whether v is a JSON object.
+func (v Value) IsObject() bool { return v.Kind == Object }
+
+// Keys returns the distinct keys of an object in first-appearance order.
+func (v Value) Keys() []string {
+	if v.Kind != Object {
+		return nil
+	}
+	seen := make(map[string]bool, len(v.Members))
+	keys := make([]string, 0, len(v.Members))
+	for _, m := range v.Members {
+		if !seen[m.Key] {
+			seen[m.Key] = true
+			keys = append(keys, m.Key)
+		}
+	}
+	return keys
+}
+
+// Float returns a Number's value as float64 (what JavaScript would hold).
+func (v Value) Float() (float64, bool) {
+	if v.Kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Str, 64)
+	if err != nil {
+		// Out-of-range literals become ±Inf in JavaScript.
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return f, true
+		}
+		return 0, false
+	}
+	return f, true
+}
+
+// Dedup returns v with repeated object keys collapsed the way JSON.parse
+// does: the key keeps its first position and takes its last value.
+// It applies recursively.
+func (v Value) Dedup() Value {
+	switch v.Kind {
+	case Array:
+		out := Value{Kind: Array, Array: make([]Value, len(v.Array))}
+		for i, e := range v.Array {
+			out.Array[i] = e.Dedup()
+		}
+		return out
+	case Object:
+		idx := make(map[string]int, len(v.Members))
+		out := Value{Kind: Object, Members: make([]Member, 0, len(v.Members))}
+		for _, m := range v.Members {
+			if i, ok := idx[m.Key]; ok {
+				out.Members[i].Value = m.Value.Dedup()
+				continue
+			}
+			idx[m.Key] = len(out.Members)
+			out.Members = append(out.Members, Member{Key: m.Key, Value: m.Value.Dedup()})
+		}
+		return out
+	}
+	return v
+}
+
+// JS returns v as JavaScript's JSON.stringify(JSON.parse(text), null, indent)
+// would print it: duplicate keys collapsed (first position, last value),
+// integer-like keys first in ascending order (ECMAScript property order),
+// numbers in JavaScript Number formatting, strings escaped as JSON.stringify
+// does (no HTML escaping). indent "" gives the compact form.
+func (v Value) JS(indent string) string {
+	var b strings.Builder
+	writeJS(&b, v.Dedup(), indent, "")
+	return b.String()
+}
+
+func writeJS(b *strings.Builder, v Value, indent, prefix string) {
+	switch v.Kind {
+	case Invalid:
+		b.WriteString("undefined")
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case Number:
+		f, _ := v.Float()
+		b.WriteString(JSNumber(f))
+	case String:
+		b.WriteString(JSString(v.Str))
+	case Array:
+		if len(v.Array) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		inner := prefix + indent
+		b.WriteByte('[')
+		for i, e := range v.Array {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if indent != "" {
+				b.WriteByte('\n')
+				b.WriteString(inner)
+			}
+			writeJS(b, e, indent, inner)
+		}
+		if indent != "" {
+			b.WriteByte('\n')
+			b.WriteString(prefix)
+		}
+		b.WriteByte(']')
+	case Object:
+		if len(v.Members) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		inner := prefix + indent
+		b.WriteByte('{')
+		for i, m := range jsOrder(v.Members) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if indent != "" {
+				b.WriteByte('\n')
+				b.WriteString(inner)
+			}
+			b.WriteString(JSString(m.Key))
+			b.WriteByte(':')
+			if indent != "" {
+				b.WriteByte(' ')
+			}
+			writeJS(b, m.Value, indent, inner)
+		}
+		if indent != "" {
+			b.WriteByte('\n')
+			b.WriteString(prefix)
+		}
+		b.WriteByte('}')
+	}
+}
+
+// jsOrder orders members as ECMAScript OrdinaryOwnPropertyKeys does:
+// array-index keys (canonical integers below 2^32-1) ascending, then the
+// others in insertion order.
+func jsOrder(ms []Member) []Member {
+	var idx, rest []Member
+	for _, m := range ms {
+		if isArrayIndex(m.Key) {
+			idx = append(idx, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	if len(idx) == 0 {
+		return ms
+	}
+	// insertion sort: index keys are rare and few
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0; j-- {
+			a, _ := strconv.ParseUint(idx[j-1].Key, 10, 64)
+			c, _ := strconv.ParseUint(idx[j].Key, 10, 64)
+			if a <= c {
+				break
+			}
+			idx[j-1], idx[j] = idx[j], idx[j-1]
+		}
+	}
+	return append(idx, rest...)
+}
+
+func isArrayIndex(k string) bool {
+	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return false
+		}
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	return err == nil && n < math.MaxUint32
+}
+
+// JSNumber formats f as JavaScript's Number.prototype.toString (and so
+// JSON.stringify, which prints non-finite numbers as null).
+func JSNumber(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	if f == 0 {
+		return "0"
+	}
+	abs := math.Abs(f)
+	if abs >= 1e-6 && abs < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. 1e+21, 1.5e-07
+	mant, exp, _ := strings.Cut(s, "e")
+	sign := exp[0]
+	exp = strings.TrimLeft(exp[1:], "0")
+	if exp == "" {
+		exp = "0"
+	}
+	return mant + "e" + string(sign) + exp
+}
+
+// JSString quotes s as JSON.stringify does: `"`, `\` and control characters
+// escaped (\b \f \n \r \t by name, others as \u00XX), everything else
+// verbatim. Invalid UTF-8 bytes become U+FFFD, as Node's decoder does.
+func JSString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,168 @@
+package search
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+)
+
+// isWordByte is JavaScript's \w without the u flag: [A-Za-z0-9_]. Bytes of
+// multi-byte UTF-8 sequences are never word bytes, just as non-ASCII UTF-16
+// units are not \w in JavaScript, so boundaries fall in the same places.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// boundaryAt reports whether JavaScript's \b matches at byte offset i of s.
+func boundaryAt(s string, i int) bool {
+	before := i > 0 && isWordByte(s[i-1])
+	after := i < len(s) && isWordByte(s[i])
+	return before != after
+}
+
+// ContainsWord reports whether new RegExp("\\b" + escape(word) + "\\b")
+// matches text: an occurrence of word (compared byte for byte; lowercase
+// both sides first for a case-insensitive match) with a \b on both sides.
+// A \b next to a non-word character of the word itself needs a word
+// character on the other side, exactly as in JavaScript. No regexp is
+// compiled.
+func ContainsWord(text, word string) bool {
+	if word == "" {
+		for i := 0; i <= len(text); i++ {
+			if boundaryAt(text, i) {
+				return true
+			}
+		}
+		return false
+	}
+	for off := 0; off+len(word) <= len(text); {
+		j := strings.Index(text[off:], word)
+		if j < 0 {
+			return false
+		}
+		start := off + j
+		if boundaryAt(text, start) && boundaryAt(text, start+len(word)) {
+			return true
+		}
+		off = start + 1
+	}
+	return false
+}
+
+// TruncateRunes cuts s to at most n Unicode code points and reports whether
+// it cut anything.
+func TruncateRunes(s string, n int) (string, bool) {
+	if n < 0 {
+		n = 0
+	}
+	if len(s) <= n { // fast path: byte length bounds rune count
+		return s, false
+	}
+	i := 0
+	for count := 0; i < len(s); count++ {
+		if count == n {
+			return s[:i], true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s, false
+}
+
+// UTF16Len is the length of s in UTF-16 code units: JavaScript's
+// String.prototype.length.
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 && r <= utf8.MaxRune {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// SliceUTF16 is JavaScript's s.slice(0, n) on UTF-16 code units, reporting
+// whether it cut. When the cut falls inside a surrogate pair, the lone high
+// surrogate that JavaScript keeps is written as U+FFFD, which is what Node
+// sends when it encodes such a string as UTF-8.
+func SliceUTF16(s string, n int) (string, bool) {
+	if n < 0 {
+		n = 0
+	}
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			if units < n { // half a pair fits
+				return s[:i] + "\uFFFD", true
+			}
+			return s[:i], true
+		}
+		units += w
+	}
+	return s, false
+}
+
+// TruncateBytes cuts s to at most n bytes at a character boundary (Rust's
+// floor_char_boundary), reporting whether it cut.
+func TruncateBytes(s string, n int) (string, bool) {
+	if n < 0 {
+		n = 0
+	}
+	if len(s) <= n {
+		return s, false
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
+// collators pools ICU-compatible collators: a collate.Collator is not safe
+// for concurrent use.
+var collators = sync.Pool{New: func() any { return collate.New(language.Und) }}
+
+// LocaleCompare orders strings as JavaScript's a.localeCompare(b) does in
+// Node (ICU root collation, non-ignorable punctuation): case-insensitive at
+// the first level with lowercase before uppercase on a tie, and punctuation
+// before digits before letters (`_` < `-` < `.`). It returns -1, 0 or 1.
+func LocaleCompare(a, b string) int {
+	c := collators.Get().(*collate.Collator)
+	r := c.CompareString(a, b)
+	collators.Put(c)
+	return r
+}
+
+// SortLocale sorts names in place by LocaleCompare, stably.
+func SortLocale(names []string) {
+	c := collators.Get().(*collate.Collator)
+	defer collators.Put(c)
+	sort.SliceStable(names, func(i, j int) bool { return c.CompareString(names[i], names[j]) < 0 })
+}
+
+// LocaleKeys precomputes collation keys so a large pool can be sorted
+// without re-deriving weights on every comparison: bytes.Compare of two
+// keys equals LocaleCompare of the strings.
+func LocaleKeys(names []string) [][]byte {
+	c := collators.Get().(*collate.Collator)
+	defer collators.Put(c)
+	var buf collate.Buffer
+	keys := make([][]byte, len(names))
+	for i, n := range names {
+		keys[i] = append([]byte(nil), c.KeyFromString(&buf, n)...)
+		buf.Reset()
+	}
+	return keys
+}
+
+// CeilDiv is ceil(n/d) for non-negative n and positive d.
+func CeilDiv(n, d int) int { return (n + d - 1) / d }
