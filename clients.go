@@ -1,8 +1,6 @@
 package toolfind
 
-// The simulator packages register their client profiles with package
-// search when imported; importing them here makes every client available
-// to the facade, the CLI and bench.
-import (
-	_ "github.com/toolfind/toolfind/search" // placeholder so the block is never empty
-)
+// Every simulator package registers its client profiles with package
+// search when imported. Each is imported here, one file per client
+// (clients_<name>.go), so that the facade, the CLI and bench know every
+// client without further wiring.

@@ -29,6 +29,10 @@ func IsTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// commands are the constructors of further subcommands; each command's
+// file appends to it in init, so commands do not collide in one list.
+var commands []func(*IOStreams, *globalOptions) *cobra.Command
+
 // globalOptions are the flags every command shares.
 type globalOptions struct {
 	catalogs []string
@@ -97,6 +101,9 @@ With no --catalog it uses an embedded demo catalog.`,
 		}
 	}
 	root.AddCommand(newRankCmd(ios, g), newVersionCmd(ios), newClientsCmd(ios))
+	for _, c := range commands {
+		root.AddCommand(c(ios, g))
+	}
 	return root
 }
 
