@@ -327,7 +327,8 @@ func unmarshalAt(file string, data []byte, v any) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		line, col := position(data, se.Offset)
+		// Offset counts the bytes read, the offending one included.
+		line, col := position(data, se.Offset-1)
 		return &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("invalid JSON: %v", se)}
 	case errors.As(err, &te):
 		line, col := position(data, te.Offset)

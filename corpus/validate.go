@@ -59,11 +59,14 @@ const (
 type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Code     string   `json:"code"`
-	File     string   `json:"file,omitempty"`
-	Server   string   `json:"server,omitempty"`
-	Tool     string   `json:"tool,omitempty"`
-	Field    string   `json:"field,omitempty"`
-	Message  string   `json:"message"`
+	// Client names the client profile a problem is specific to
+	// ("claude@2.1.328"); empty for problems of the catalog itself.
+	Client  string `json:"client,omitempty"`
+	File    string `json:"file,omitempty"`
+	Server  string `json:"server,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
 }
 
 func (d Diagnostic) String() string {
@@ -74,6 +77,10 @@ func (d Diagnostic) String() string {
 	}
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
+	if d.Client != "" {
+		b.WriteString(d.Client)
+		b.WriteString(": ")
+	}
 	if d.Server != "" || d.Tool != "" {
 		fmt.Fprintf(&b, "%s/%s: ", d.Server, d.Tool)
 	}

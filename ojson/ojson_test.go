@@ -1,0 +1,132 @@
+package ojson
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestJS freezes what Node printed for
+// JSON.stringify(JSON.parse(in), null, 2) (node -e, v20).
+func TestJS(t *testing.T) {
+	in := `{"b":1,"2":2,"a":[1.5,1e21,1e-7,0.000001,-0,100,"<&>\u2028\u0001"],"1":{}}`
+	want := `{
+  "1": {},
+  "2": 2,
+  "b": 1,
+  "a": [
+    1.5,
+    1e+21,
+    1e-7,
+    0.000001,
+    0,
+    100,
+    "<&>` + "\u2028" + `\u0001"
+  ]
+}`
+	v, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.JS("  "); got != want {
+		t.Errorf("JS:\n%s\nwant:\n%s", got, want)
+	}
+	if got := v.JS(""); got != `{"1":{},"2":2,"b":1,"a":[1.5,1e+21,1e-7,0.000001,0,100,"<&>`+"\u2028"+`\u0001"]}` {
+		t.Errorf("compact: %s", got)
+	}
+}
+
+func TestJSNumber(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {1, "1"}, {-2.5, "-2.5"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"},
+		{1e-6, "0.000001"}, {1e-7, "1e-7"}, {1.5e-10, "1.5e-10"}, {123456789012345680000, "123456789012345680000"},
+		{point3(), "0.30000000000000004"},
+	}
+	for _, tt := range tests {
+		if got := JSNumber(tt.in); got != tt.want {
+			t.Errorf("JSNumber(%v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func point3() float64 { a, b := 0.1, 0.2; return a + b }
+
+func TestDuplicateKeys(t *testing.T) {
+	v, err := Parse([]byte(`{"a":1,"b":2,"a":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Members) != 3 {
+		t.Errorf("members kept: %d, want 3", len(v.Members))
+	}
+	if a, _ := v.Get("a"); a.Str != "3" {
+		t.Errorf("Get returns %q, want the last value 3", a.Str)
+	}
+	if got := strings.Join(v.Keys(), ","); got != "a,b" {
+		t.Errorf("Keys = %s", got)
+	}
+	if got := v.JS(""); got != `{"a":3,"b":2}` { // JSON.parse: first position, last value
+		t.Errorf("JS = %s", got)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, in := range []string{``, `{`, `{"a":}`, `[1,]`, `{} {}`, `{"a" 1}`, `nul`} {
+		if _, err := Parse([]byte(in)); err == nil {
+			t.Errorf("Parse(%q) succeeded", in)
+		}
+	}
+	deep := strings.Repeat("[", maxDepth+2) + strings.Repeat("]", maxDepth+2)
+	if _, err := Parse([]byte(deep)); err == nil {
+		t.Error("no error past the depth limit")
+	}
+}
+
+func TestLookupAndKinds(t *testing.T) {
+	v, _ := Parse([]byte(`{"ui":{"visibility":["app"]},"n":12.50,"t":true,"z":null}`))
+	if vis := v.Lookup("ui", "visibility"); vis.Kind != Array || vis.Array[0].Str != "app" {
+		t.Errorf("Lookup: %+v", vis)
+	}
+	if v.Lookup("ui", "nope").Exists() || v.Lookup("n", "x").Exists() {
+		t.Error("missing path exists")
+	}
+	if n, _ := v.Get("n"); n.Str != "12.50" {
+		t.Errorf("number literal %q not kept as written", n.Str)
+	}
+	if f, ok := v.Lookup("n").Float(); !ok || f != 12.5 {
+		t.Errorf("Float = %v %v", f, ok)
+	}
+	if v.Lookup("t").Kind.String() != "boolean" || v.Lookup("z").Kind != Null || Kind(99).String() != "Kind(99)" {
+		t.Error("kinds")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2,{"b":null}],"c":"\u00e9"}`))
+	f.Add([]byte(`[1e400, -0, "x"]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Parse(data)
+		if err != nil {
+			return
+		}
+		// Whatever parses must print as valid JSON, and printing is a
+		// fixed point: parse(print(v)) prints the same.
+		out := v.JS("")
+		if !json.Valid([]byte(out)) {
+			t.Fatalf("JS output %q is not JSON", out)
+		}
+		w, err := Parse([]byte(out))
+		if err != nil {
+			t.Fatalf("JS output %q does not re-parse: %v", out, err)
+		}
+		if again := w.JS(""); again != out {
+			t.Fatalf("not a fixed point: %s then %s", out, again)
+		}
+		if !json.Valid(data) {
+			t.Fatalf("ojson accepted invalid JSON %q", data)
+		}
+	})
+}

@@ -1,0 +1,145 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestContainsWord freezes what Node's new RegExp("\\b" + escape(w) + "\\b").test(t)
+// returned for each pair (node -e, v20).
+func TestContainsWord(t *testing.T) {
+	tests := []struct {
+		text, word string
+		want       bool
+	}{
+		{"get the invoice", "invoice", true},
+		{"invoices", "invoice", false}, // seed: "invoice" does not match "invoices"
+		{"re-invoice", "invoice", true},
+		{"x_invoice", "invoice", false}, // '_' is a word character
+		{"one-shot", "-", true},         // \b-\b needs word characters around '-'
+		{"a - b", "-", false},
+		{"a-b", "-", true},
+		{"c++ code", "c++", false}, // after '+' comes ' ': no \b
+		{"use c++", "c++", false},
+		{"c++", "c++", false},
+		{"(foo)", "(foo)", false},
+		{"a(foo)b", "(foo)", true},
+		{"naïve", "na", true}, // non-ASCII is not \w
+		{"naïve", "ve", true},
+		{"", "x", false},
+		{"invoice.", "invoice", true},
+		{"e2e tests", "e2e", true},
+		{"$var", "$var", false},
+		{"a $var", "$var", false},
+		{"x$var", "$var", true},
+		{"aaa invoice", "invoice", true}, // a later occurrence counts
+		{"invoicex invoice", "invoice", true},
+	}
+	for _, tt := range tests {
+		if got := ContainsWord(tt.text, tt.word); got != tt.want {
+			t.Errorf("ContainsWord(%q, %q) = %v, want %v", tt.text, tt.word, got, tt.want)
+		}
+	}
+}
+
+// reference: Go's regexp \b is ASCII-based like JavaScript's without the u flag.
+func referenceContainsWord(text, word string) bool {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(word) + `\b`).MatchString(text)
+}
+
+func FuzzContainsWord(f *testing.F) {
+	f.Add("get the invoice", "invoice")
+	f.Add("one-shot", "-")
+	f.Add("a(foo)b", "(foo)")
+	f.Fuzz(func(t *testing.T, text, word string) {
+		if word == "" || !validUTF8(text) || !validUTF8(word) {
+			return
+		}
+		if got, want := ContainsWord(text, word), referenceContainsWord(text, word); got != want {
+			t.Fatalf("ContainsWord(%q, %q) = %v, regexp says %v", text, word, got, want)
+		}
+	})
+}
+
+func validUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// TestLocaleCompare freezes the order Node's Array.prototype.sort with
+// localeCompare gave for these names (node -e, v20, ICU root).
+func TestLocaleCompare(t *testing.T) {
+	in := []string{"a_b", "a-b", "a.b", "ab", "aB", "Ab", "AB", "a1", "a10", "a2", "a_1", "a-1", "A_b",
+		"mcp__x__Tool", "mcp__x__tool", "mcp__x__tool_2", "mcp__x__tool-2", "mcp__x__tool.2", "mcp__x__tool2",
+		"mcp__x__tool10", "mcp__x__toolA", "mcp__x__toola", "z", "Z", "_z", "-z", ".z", "0z", "9z", "é", "e", "f"}
+	want := []string{"_z", "-z", ".z", "0z", "9z", "a_1", "a_b", "A_b", "a-1", "a-b", "a.b", "a1", "a10", "a2",
+		"ab", "aB", "Ab", "AB", "e", "é", "f", "mcp__x__tool", "mcp__x__Tool", "mcp__x__tool_2", "mcp__x__tool-2",
+		"mcp__x__tool.2", "mcp__x__tool10", "mcp__x__tool2", "mcp__x__toola", "mcp__x__toolA", "z", "Z"}
+	got := append([]string(nil), in...)
+	SortLocale(got)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("SortLocale:\n got %v\nwant %v", got, want)
+	}
+	// The claude spec §1 example chain.
+	chain := []string{"mcp__a__x", "mcp__A__x", "mcp__a_b__x", "mcp__a-b__x", "mcp__a.b__x", "mcp__ab__x"}
+	for i := 1; i < len(chain); i++ {
+		if LocaleCompare(chain[i-1], chain[i]) != -1 || LocaleCompare(chain[i], chain[i-1]) != 1 {
+			t.Errorf("want %s < %s", chain[i-1], chain[i])
+		}
+	}
+	if LocaleCompare("same", "same") != 0 {
+		t.Error("equal strings should compare 0")
+	}
+	keys := LocaleKeys(want)
+	for i := 1; i < len(keys); i++ {
+		if string(keys[i-1]) > string(keys[i]) {
+			t.Errorf("key order breaks between %q and %q", want[i-1], want[i])
+		}
+	}
+}
+
+func TestTruncation(t *testing.T) {
+	tests := []struct {
+		name string
+		fn   func(string, int) (string, bool)
+		in   string
+		n    int
+		want string
+		cut  bool
+	}{
+		{"runes fits", TruncateRunes, "héllo", 5, "héllo", false},
+		{"runes cut", TruncateRunes, "héllo", 2, "hé", true},
+		{"runes zero", TruncateRunes, "abc", 0, "", true},
+		{"runes negative", TruncateRunes, "abc", -1, "", true},
+		{"bytes fits", TruncateBytes, "héllo", 6, "héllo", false},
+		{"bytes inside é backs off", TruncateBytes, "héllo", 2, "h", true}, // é is 2 bytes at 1..2
+		{"bytes after é", TruncateBytes, "héllo", 3, "hé", true},
+		{"utf16 fits", SliceUTF16, "a😀b", 4, "a😀b", false}, // 😀 is 2 units
+		{"utf16 splits pair", SliceUTF16, "a😀b", 2, "a\uFFFD", true},
+		{"utf16 before pair", SliceUTF16, "a😀b", 1, "a", true},
+		{"utf16 after pair", SliceUTF16, "a😀b", 3, "a😀", true},
+	}
+	for _, tt := range tests {
+		got, cut := tt.fn(tt.in, tt.n)
+		if got != tt.want || cut != tt.cut {
+			t.Errorf("%s: (%q, %d) = %q, %v; want %q, %v", tt.name, tt.in, tt.n, got, cut, tt.want, tt.cut)
+		}
+	}
+	if n := UTF16Len("a😀é"); n != 4 { // 1 + 2 + 1
+		t.Errorf("UTF16Len = %d, want 4", n)
+	}
+	if CeilDiv(5, 2) != 3 || CeilDiv(4, 2) != 2 || CeilDiv(0, 3) != 0 {
+		t.Error("CeilDiv")
+	}
+}
+
+func BenchmarkContainsWord(b *testing.B) {
+	text := strings.Repeat("lorem ipsum dolor sit amet ", 40) + "invoice"
+	for b.Loop() {
+		ContainsWord(text, "invoice")
+	}
+}
+
+func BenchmarkLocaleCompare(b *testing.B) {
+	for b.Loop() {
+		LocaleCompare("mcp__github__create_pull_request", "mcp__github__create_pull_request_review")
+	}
+}
