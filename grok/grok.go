@@ -1,0 +1,416 @@
+package grok
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/bm25"
+)
+
+// Profile constants (grok.md B.1–B.3).
+const (
+	DefaultLimit   = 5    // B.1: search_tool `limit` default
+	MaxLimit       = 255  // B.1: `limit` is a u8
+	MaxDescription = 2048 // B.3: MAX_MCP_DESCRIPTION_LENGTH
+	// B.3: TRUNCATION_SUFFIX, 15 bytes but 13 characters.
+	truncationSuffix = "\u2026 [truncated]"
+	maxQualifiedName = 64 // B.4: ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+)
+
+// Notes of the search_tool output (B.3).
+const (
+	notePartial = "Some MCP servers are still connecting. Results may be incomplete."
+	noteEmpty   = "No MCP tools are available in this session. Connect MCP servers here, or if this is a subagent, check the agent's mcpInheritance."
+)
+
+// Diagnostic codes this client reports (search.Reporter).
+const (
+	CodeNameRejected   = "grok-name-rejected"
+	CodeHidden         = "grok-hidden"
+	CodeDuplicate      = "grok-duplicate"
+	CodeDescriptionCut = "grok-description-cut"
+)
+
+var clientID = search.ClientID{Name: "grok", Version: "1.0.0"}
+
+func init() {
+	search.Register(search.Profile{
+		ID:      clientID,
+		Default: true,
+		Summary: "Grok Build search_tool: BM25 (bm25 crate 2.3.2) over name, description and parameter names; random tie order",
+		Options: []search.Option{{
+			Name:    "partial",
+			Kind:    search.BoolOption,
+			Default: "false",
+			Usage:   `answer as while MCP servers are still connecting (status "partial", B.3)`,
+		}},
+		New: func(cat *corpus.Catalog, opts search.Options) (search.Simulator, error) {
+			partial, err := opts.Bool("partial", false)
+			if err != nil {
+				return nil, err
+			}
+			return New(cat, Options{Partial: partial}), nil
+		},
+	})
+}
+
+// Options are the simulator's settings.
+type Options struct {
+	// Partial answers as Grok does before MCP initialisation has finished:
+	// status "partial" and its note (B.3).
+	Partial bool
+}
+
+// Simulator is Grok Build 1.0.0's search_tool over one catalog. It is
+// immutable after New and safe for concurrent use.
+type Simulator struct {
+	opts     Options
+	entries  []entry // the searchable tools (ToolMetadata), catalog order
+	byID     map[corpus.ToolID]int
+	ix       *bm25.Index
+	problems []corpus.Diagnostic
+}
+
+// entry is one tool as Grok's ToolMetadata holds it (B.2).
+type entry struct {
+	tool      *corpus.Tool
+	qualified string // server__tool
+	params    []string
+	schema    ojson.Value // input schema as sent; deduplicated when rendered
+	doc       string
+	lowerQual string
+	lowerName string
+}
+
+// New builds the simulator: it registers the catalog's tools as Grok does
+// (B.4: hidden and badly named tools skipped), builds each tool's document
+// (B.2) and indexes them once. Grok rebuilds the BM25 engine on every call
+// from the same documents, which gives the same scores.
+func New(cat *corpus.Catalog, opts Options) *Simulator {
+	s := &Simulator{opts: opts, byID: map[corpus.ToolID]int{}}
+	var docs []string
+	for _, srv := range cat.Servers {
+		seen := map[string]bool{}
+		for _, t := range srv.Tools {
+			d := corpus.Diagnostic{File: srv.Source, Server: srv.Name, Tool: t.Name}
+			q := srv.Name + "__" + t.Name
+			if why := nameProblem(q); why != "" {
+				d.Severity, d.Code, d.Field = corpus.Error, CodeNameRejected, "name"
+				d.Message = fmt.Sprintf("Grok refuses to register %q (%s); the tool is skipped (grok.md B.4)", q, why)
+				s.problems = append(s.problems, d)
+				continue
+			}
+			if t.HiddenFromModel() {
+				d.Severity, d.Code, d.Field = corpus.Info, CodeHidden, "_meta.ui.visibility"
+				d.Message = "visibility lacks \"model\": not searchable in Grok (grok.md B.4)"
+				s.problems = append(s.problems, d)
+				continue
+			}
+			if seen[t.Name] {
+				d.Severity, d.Code, d.Field = corpus.Warning, CodeDuplicate, "name"
+				d.Message = fmt.Sprintf("second tool named %q: only the first is indexed (which one Grok keeps is not established, grok.md B.6)", t.Name)
+				s.problems = append(s.problems, d)
+				continue
+			}
+			seen[t.Name] = true
+			if cut, ok := TruncateDescription(t.Description); ok {
+				d.Severity, d.Code, d.Field = corpus.Warning, CodeDescriptionCut, "description"
+				d.Message = fmt.Sprintf("description of %d characters is cut to %d in search_tool results (grok.md B.3); it is still indexed in full",
+					len([]rune(t.Description)), len([]rune(cut)))
+				s.problems = append(s.problems, d)
+			}
+			e := newEntry(t, q)
+			s.byID[t.ID()] = len(s.entries)
+			s.entries = append(s.entries, e)
+			docs = append(docs, e.doc)
+		}
+	}
+	s.ix = bm25.New(docs)
+	return s
+}
+
+func newEntry(t *corpus.Tool, qualified string) entry {
+	schema := t.InputSchema
+	var params []string
+	// extract_parameter_names: the keys of "properties" when it is an
+	// object. serde_json (preserve_order) keeps a repeated key at its first
+	// position with its last value; Get returns the last value and Keys the
+	// first positions, which is the same.
+	if props, ok := schema.Get("properties"); ok && props.Kind == ojson.Object {
+		params = props.Keys()
+	}
+	return entry{
+		tool:      t,
+		qualified: qualified,
+		params:    params,
+		schema:    schema,
+		doc:       Document(t.Server, t.Name, t.Description, params),
+		lowerQual: strings.ToLower(qualified),
+		lowerName: strings.ToLower(t.Name),
+	}
+}
+
+// Client implements search.Simulator.
+func (s *Simulator) Client() search.ClientID { return clientID }
+
+// Problems implements search.Reporter: tools Grok skips, hides or cuts.
+func (s *Simulator) Problems() []corpus.Diagnostic {
+	return append([]corpus.Diagnostic(nil), s.problems...)
+}
+
+// Len returns the number of searchable tools (total_hidden_tools).
+func (s *Simulator) Len() int { return len(s.entries) }
+
+// Document returns the BM25 document of one tool (B.2):
+// "{server} {tool} {description} {params…}" followed by a space and the
+// split components of the server name, the tool name and each parameter
+// name, all joined by spaces.
+func Document(server, tool, description string, params []string) string {
+	var extra []string
+	extra = append(extra, SplitIdentifier(server)...)
+	extra = append(extra, SplitIdentifier(tool)...)
+	for _, p := range params {
+		extra = append(extra, SplitIdentifier(p)...)
+	}
+	return server + " " + tool + " " + description + " " + strings.Join(params, " ") + " " + strings.Join(extra, " ")
+}
+
+// SplitIdentifier is Grok's split_identifier (B.2): split on "__", then
+// "_", then "-", drop empty pieces, then split each piece before every
+// ASCII uppercase letter that follows an ASCII lowercase letter.
+//
+//	SearchDashboards → [Search Dashboards]
+//	grafana-ai       → [grafana ai]
+//	HTTPServer       → [HTTPServer]
+//	get__me_Now      → [get me Now]
+func SplitIdentifier(s string) []string {
+	var out []string
+	for _, p1 := range strings.Split(s, "__") {
+		for _, p2 := range strings.Split(p1, "_") {
+			for _, part := range strings.Split(p2, "-") {
+				if part == "" {
+					continue
+				}
+				start := 0
+				for i := 1; i < len(part); i++ {
+					if isLower(part[i-1]) && isUpper(part[i]) {
+						out = append(out, part[start:i])
+						start = i
+					}
+				}
+				out = append(out, part[start:])
+			}
+		}
+	}
+	return out
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+// NormalizeQuery is Grok's normalize_query (B.2): when the query contains
+// "_" (which covers "__"), "-" or an ASCII lower→upper pair, the split
+// components of its whitespace-separated words are appended after a space;
+// otherwise (or when there are no components) the query is unchanged.
+func NormalizeQuery(q string) string {
+	need := strings.ContainsAny(q, "_-")
+	for i := 1; !need && i < len(q); i++ {
+		need = isLower(q[i-1]) && isUpper(q[i])
+	}
+	if !need {
+		return q
+	}
+	var extra []string
+	for _, w := range strings.FieldsFunc(q, unicode.IsSpace) { // Rust split_whitespace
+		extra = append(extra, SplitIdentifier(w)...)
+	}
+	if len(extra) == 0 {
+		return q
+	}
+	return q + " " + strings.Join(extra, " ")
+}
+
+// nameProblem applies B.4's registration check to a qualified name and
+// says what is wrong, or "" when Grok accepts it.
+func nameProblem(q string) string {
+	n := 0
+	for i := 0; i+1 < len(q); i++ { // overlapping "__" boundaries count
+		if q[i] == '_' && q[i+1] == '_' {
+			n++
+		}
+	}
+	if n != 1 {
+		return fmt.Sprintf("%d \"__\" boundaries, want exactly 1", n)
+	}
+	srv, tool, _ := strings.Cut(q, "__")
+	if srv == "" || tool == "" {
+		return "empty server or tool part"
+	}
+	if len(q) > maxQualifiedName {
+		return fmt.Sprintf("%d characters, at most %d", len(q), maxQualifiedName)
+	}
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		ok := c == '_' || isLower(c) || isUpper(c) || i > 0 && (c == '-' || '0' <= c && c <= '9')
+		if !ok {
+			return fmt.Sprintf("character %q at %d does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", c, i)
+		}
+	}
+	return ""
+}
+
+// TruncateDescription is Grok's truncate_description (B.3): a description
+// longer than 2,048 bytes and 2,048 characters keeps its first 2,033
+// characters (2,048 minus the suffix's 15 bytes) and gets "… [truncated]",
+// 2,046 characters in all.
+func TruncateDescription(s string) (string, bool) {
+	if len(s) <= MaxDescription {
+		return s, false
+	}
+	n := 0
+	for range s {
+		n++
+	}
+	if n <= MaxDescription {
+		return s, false
+	}
+	cut, _ := search.TruncateRunes(s, MaxDescription-len(truncationSuffix))
+	return cut + truncationSuffix, true
+}
+
+// Search implements search.Simulator (B.2, B.3).
+func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return search.Result{}, err
+	}
+	res := search.Result{Client: clientID.String(), Hits: []search.Hit{}}
+	limit := q.Limit
+	switch {
+	case limit <= 0:
+		limit = DefaultLimit
+	case limit > MaxLimit:
+		res.Notes = append(res.Notes, fmt.Sprintf("limit %d is above the u8 range; Grok's model cannot ask for more than %d", limit, MaxLimit))
+		limit = MaxLimit
+	}
+	res.Limit = limit
+	if len(s.entries) == 0 { // tool_index.rs: empty snapshot, no search
+		s.render(&res, nil)
+		return res, nil
+	}
+	// Exact match first (B.2): first tool in catalog order whose qualified
+	// or bare name equals the trimmed, lowercased query; limit ignored.
+	ql := strings.ToLower(strings.TrimSpace(q.Text))
+	for i, e := range s.entries {
+		if e.lowerQual == ql || e.lowerName == ql {
+			res.Notes = append(res.Notes, fmt.Sprintf("exact-name shortcut: %q matches %s; it is returned alone with score 1.0, limit ignored (grok.md B.2)", strings.TrimSpace(q.Text), e.qualified))
+			res.Hits = append(res.Hits, search.Hit{
+				Rank: 1, RankWorst: 1, PWithinLimit: 1,
+				Tool: e.tool.ID(), Name: e.qualified, Score: 1,
+				Why: []string{"exact name match (score fixed at 1.0)"},
+			})
+			res.Extra = map[string]any{"shortcut": "exact-name"}
+			s.render(&res, []shown{{i, 1}})
+			return res, nil
+		}
+	}
+	norm := NormalizeQuery(q.Text)
+	qtoks := bm25.Tokenize(norm)
+	matches := s.ix.SearchTokens(qtoks)
+	res.Extra = map[string]any{
+		"normalized_query": norm,
+		"query_tokens":     nonNil(qtoks),
+		"candidates":       len(matches),
+	}
+	var out []shown
+	straddle := false
+	for start := 0; start < len(matches) && start < limit; {
+		end := start + 1 // the tie group is matches[start:end]
+		for end < len(matches) && matches[end].Score == matches[start].Score {
+			end++
+		}
+		p := 1.0
+		if end > limit {
+			p = float64(limit-start) / float64(end-start)
+			straddle = true
+		}
+		for _, m := range matches[start:end] {
+			e := s.entries[m.Doc]
+			h := search.Hit{
+				Rank: start + 1, RankWorst: end, PWithinLimit: p,
+				Tool: e.tool.ID(), Name: e.qualified, Score: float64(m.Score),
+				Why: s.why(qtoks, m.Doc),
+			}
+			if end-start > 1 {
+				h.Extra = map[string]any{"tie_group": end - start}
+			}
+			res.Hits = append(res.Hits, h)
+		}
+		for i := start; i < end && i < limit; i++ {
+			out = append(out, shown{matches[i].Doc, matches[i].Score})
+		}
+		start = end
+	}
+	if straddle {
+		res.Notes = append(res.Notes, fmt.Sprintf("tied scores cross the limit of %d: Grok picks among the tied tools at random (HashSet order); p_within_limit gives each one's chance, and the text shown uses catalog order for them", limit))
+	} else if hasTies(res.Hits) {
+		res.Notes = append(res.Notes, "tied scores come back in random order in Grok; ranks show each tie group's range, and the text shown uses catalog order for them")
+	}
+	s.render(&res, out)
+	return res, nil
+}
+
+func hasTies(hs []search.Hit) bool {
+	for _, h := range hs {
+		if h.RankWorst > h.Rank {
+			return true
+		}
+	}
+	return false
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// why explains a document's score token by token (duplicates included).
+func (s *Simulator) why(qtoks []string, doc int) []string {
+	var out []string
+	for _, ts := range s.ix.ExplainTokens(qtoks, doc) {
+		if ts.TF == 0 {
+			out = append(out, fmt.Sprintf("%s: not in the tool's text", ts.Token))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: tf %d in %d tokens, df %d → idf %s × tf weight %s = +%s",
+			ts.Token, ts.TF, s.ix.DocLen(doc), ts.DF, fmtF32(ts.IDF), fmtF32(ts.Value), fmtF32(ts.Score)))
+	}
+	return out
+}
+
+func fmtF32(f float32) string { return fmt.Sprintf("%.4f", f) }
+
+// View implements search.Viewer: the model sees an MCP tool only through
+// search_tool, so the view is search_tool's answer when the model searches
+// the tool's qualified name (the exact-name shortcut, B.2).
+func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return search.ToolView{}, false
+	}
+	e := s.entries[i]
+	res := search.Result{}
+	s.render(&res, []shown{{i, 1}})
+	v := search.ToolView{Tool: id, Name: e.qualified, Text: res.Shown, Tokens: res.ShownTokens}
+	v.Notes = append(v.Notes, "as returned by search_tool for the query "+e.qualified)
+	if _, cut := TruncateDescription(e.tool.Description); cut {
+		v.Notes = append(v.Notes, "description cut to 2,046 characters (grok.md B.3)")
+	}
+	return v, true
+}

@@ -1,0 +1,264 @@
+package grok
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
+)
+
+// shown is one result as search_tool prints it.
+type shown struct {
+	doc   int
+	score float32
+}
+
+// render writes res.Shown, the search_tool output (B.3), and its token
+// estimate. Results are grouped by server in first-seen order, each group
+// carrying its first (best) score; the groups are stably sorted by that
+// score, highest first.
+func (s *Simulator) render(res *search.Result, results []shown) {
+	type group struct {
+		server string
+		score  float32
+		tools  []shown
+	}
+	var groups []*group
+	for _, r := range results {
+		srv := s.entries[r.doc].tool.Server
+		var g *group
+		for _, x := range groups {
+			if x.server == srv {
+				g = x
+				break
+			}
+		}
+		if g == nil {
+			g = &group{server: srv, score: r.score}
+			groups = append(groups, g)
+		}
+		g.tools = append(g.tools, r)
+	}
+	// sort_by is stable: insertion sort keeps equal scores in order.
+	for i := 1; i < len(groups); i++ {
+		for j := i; j > 0 && groups[j].score > groups[j-1].score; j-- {
+			groups[j], groups[j-1] = groups[j-1], groups[j]
+		}
+	}
+	w := &serdeWriter{}
+	w.b.WriteString("{\n  \"results\": ")
+	if len(groups) == 0 {
+		w.b.WriteString("[]")
+	} else {
+		w.b.WriteString("[")
+		for gi, g := range groups {
+			if gi > 0 {
+				w.b.WriteString(",")
+			}
+			w.b.WriteString("\n    {\n      \"server\": ")
+			w.str(g.server)
+			w.b.WriteString(",\n      \"tools\": [")
+			for ti, r := range g.tools {
+				if ti > 0 {
+					w.b.WriteString(",")
+				}
+				e := s.entries[r.doc]
+				desc, _ := TruncateDescription(e.tool.Description)
+				w.b.WriteString("\n        {\n          \"tool_name\": ")
+				w.str(e.qualified)
+				w.b.WriteString(",\n          \"description\": ")
+				w.str(desc)
+				w.b.WriteString(",\n          \"score\": ")
+				w.b.WriteString(FormatF64(float64(r.score)))
+				w.b.WriteString(",\n          \"input_schema\": ")
+				w.value(e.schema.Dedup(), "          ")
+				w.b.WriteString("\n        }")
+			}
+			w.b.WriteString("\n      ]\n    }")
+		}
+		w.b.WriteString("\n  ]")
+	}
+	w.b.WriteString(",\n  \"total_hidden_tools\": ")
+	w.b.WriteString(strconv.Itoa(len(s.entries)))
+	w.b.WriteString(",\n  \"status\": ")
+	note := ""
+	switch {
+	case s.opts.Partial:
+		w.b.WriteString(`"partial"`)
+		note = notePartial
+	default:
+		w.b.WriteString(`"ready"`)
+		if len(s.entries) == 0 && len(groups) == 0 {
+			note = noteEmpty
+		}
+	}
+	w.b.WriteString(",\n  \"note\": ")
+	if note == "" {
+		w.b.WriteString("null")
+	} else {
+		w.str(note)
+	}
+	w.b.WriteString("\n}")
+	res.Shown = w.b.String()
+	res.ShownTokens = EstimateTokens(res.Shown)
+}
+
+// EstimateTokens is the token estimate reported for Grok's texts: one token
+// per four bytes, rounded up. Grok's search_tool output is not counted by
+// Grok itself (B.3 names no estimate); this is the common heuristic.
+func EstimateTokens(s string) int { return search.CeilDiv(len(s), 4) }
+
+// serdeWriter writes JSON as serde_json's to_string_pretty does: two-space
+// indent, "key": value, empty arrays and objects as [] and {}, strings
+// escaped only for '"', '\\' and control characters, numbers as serde_json
+// holds them (integers as written, others as f64 in ryu's shortest form).
+type serdeWriter struct{ b strings.Builder }
+
+func (w *serdeWriter) value(v ojson.Value, indent string) {
+	switch v.Kind {
+	case ojson.Invalid:
+		w.b.WriteString("{}") // absent schema: the SDK's default empty object
+	case ojson.Null:
+		w.b.WriteString("null")
+	case ojson.Bool:
+		if v.Bool {
+			w.b.WriteString("true")
+		} else {
+			w.b.WriteString("false")
+		}
+	case ojson.Number:
+		w.b.WriteString(FormatNumber(v.Str))
+	case ojson.String:
+		w.str(v.Str)
+	case ojson.Array:
+		if len(v.Array) == 0 {
+			w.b.WriteString("[]")
+			return
+		}
+		w.b.WriteString("[")
+		inner := indent + "  "
+		for i, e := range v.Array {
+			if i > 0 {
+				w.b.WriteString(",")
+			}
+			w.b.WriteString("\n" + inner)
+			w.value(e, inner)
+		}
+		w.b.WriteString("\n" + indent + "]")
+	case ojson.Object:
+		if len(v.Members) == 0 {
+			w.b.WriteString("{}")
+			return
+		}
+		w.b.WriteString("{")
+		inner := indent + "  "
+		for i, m := range v.Members {
+			if i > 0 {
+				w.b.WriteString(",")
+			}
+			w.b.WriteString("\n" + inner)
+			w.str(m.Key)
+			w.b.WriteString(": ")
+			w.value(m.Value, inner)
+		}
+		w.b.WriteString("\n" + indent + "}")
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// str writes a JSON string as serde_json escapes it.
+func (w *serdeWriter) str(s string) {
+	w.b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var esc string
+		switch {
+		case c == '"':
+			esc = `\"`
+		case c == '\\':
+			esc = `\\`
+		case c == '\n':
+			esc = `\n`
+		case c == '\r':
+			esc = `\r`
+		case c == '\t':
+			esc = `\t`
+		case c == '\b':
+			esc = `\b`
+		case c == '\f':
+			esc = `\f`
+		case c < 0x20:
+			esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
+		default:
+			continue
+		}
+		w.b.WriteString(s[start:i])
+		w.b.WriteString(esc)
+		start = i + 1
+	}
+	w.b.WriteString(s[start:])
+	w.b.WriteByte('"')
+}
+
+// FormatNumber prints a JSON number literal as serde_json (without
+// arbitrary_precision) re-serialises it: an integer literal that fits u64
+// (or i64 when negative) as is; "-0" and every other literal as the f64 it
+// parses to, in ryu's format (FormatF64).
+func FormatNumber(lit string) string {
+	if !strings.ContainsAny(lit, ".eE") {
+		if strings.HasPrefix(lit, "-") {
+			if n, err := strconv.ParseInt(lit, 10, 64); err == nil && n != 0 {
+				return strconv.FormatInt(n, 10)
+			}
+		} else if n, err := strconv.ParseUint(lit, 10, 64); err == nil {
+			return strconv.FormatUint(n, 10)
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return lit // serde_json rejects it; keep the text
+	}
+	return FormatF64(f)
+}
+
+// FormatF64 formats a finite float64 as Rust's ryu crate (used by
+// serde_json) does: the shortest digits that round-trip, written
+//
+//	D…D000.0   when the last digit is at or left of the point and the number has at most 16 integer digits (1.0, 120.0)
+//	D.DDD      when the point falls inside the digits (2.5304000377655029)
+//	0.000DDD   when the number is below 1 with at most 5 leading zeros
+//	DeX, D.DDeX otherwise (1e-7, 1.5e20)
+func FormatF64(f float64) string {
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	n := len(digits)
+	kk := x + 1 // position of the decimal point after the first kk digits
+	k := kk - n // exponent of the last digit
+	switch {
+	case 0 <= k && kk <= 16:
+		return sign + digits + strings.Repeat("0", k) + ".0"
+	case 0 < kk && kk <= 16:
+		return sign + digits[:kk] + "." + digits[kk:]
+	case -5 < kk && kk <= 0:
+		return sign + "0." + strings.Repeat("0", -kk) + digits
+	case n == 1:
+		return sign + digits + "e" + strconv.Itoa(kk-1)
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
+}

@@ -1,0 +1,333 @@
+package bm25
+
+import (
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// The crate's constants (embedder.rs; spec grok.md B.2, codex.md §5.1).
+const (
+	K1            float32 = 1.2   // EmbedderBuilder k1
+	B             float32 = 0.75  // EmbedderBuilder b
+	FallbackAvgDL float32 = 256.0 // Embedder::FALLBACK_AVGDL: empty corpus (or avgdl ≤ 0)
+)
+
+// Index is a BM25 index over a fixed list of documents, scoring as the bm25
+// crate 2.3.2 does with SearchEngineBuilder::<u32>::with_corpus(English,
+// docs). It is immutable after New and safe for concurrent Search.
+type Index struct {
+	n       int              // documents
+	avgdl   float32          // mean token count, f64 mean rounded to f32
+	docLen  []int32          // token count per document
+	terms   map[uint32]int32 // fxhash32(token) → term id
+	termStr []string         // term id → first token seen with that hash
+	idf     []float32        // term id → idf, f32 as the crate computes it
+	post    [][]posting
+	docTerm [][]docTerm // per document, its distinct terms in first-seen order
+	scratch sync.Pool   // *[]float32 of length n, all zero when pooled
+}
+
+type posting struct {
+	doc   int32
+	value float32 // the document's embedding value for the term
+}
+
+type docTerm struct {
+	term  int32
+	tf    int32
+	value float32
+}
+
+// Match is a candidate document and its score.
+type Match struct {
+	Doc   int
+	Score float32
+}
+
+// TermScore is one query token's share of a document's score.
+type TermScore struct {
+	Token string  // the query token (after analysis)
+	TF    int     // occurrences in the document (0: absent)
+	DF    int     // documents containing it
+	IDF   float32 // ln(1 + (N − DF + 0.5)/(DF + 0.5)), f32
+	Value float32 // the document's embedding value for it (0: absent)
+	Score float32 // IDF × Value, f32: what the crate adds for this occurrence
+}
+
+// New builds the index; a document's id is its position in docs.
+// Documents are tokenized in parallel (GOMAXPROCS workers) when there are
+// many.
+func New(docs []string) *Index {
+	toks := make([][]string, len(docs))
+	workers := runtime.GOMAXPROCS(0)
+	if len(docs) < 64 || workers < 2 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(docs); i += workers {
+				toks[i] = Tokenize(docs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, t := range toks {
+		total += len(t)
+	}
+	return newFromTokens(toks, total)
+}
+
+// NewFromTokens builds an index over documents that are already tokenized
+// (for callers that tokenize once and reuse the tokens).
+func NewFromTokens(docs [][]string) *Index {
+	total := 0
+	for _, d := range docs {
+		total += len(d)
+	}
+	return newFromTokens(docs, total)
+}
+
+func newFromTokens(toks [][]string, total int) *Index {
+	ix := &Index{
+		n:       len(toks),
+		docLen:  make([]int32, len(toks)),
+		terms:   make(map[uint32]int32),
+		docTerm: make([][]docTerm, len(toks)),
+	}
+	// EmbedderBuilder::with_fit_to_corpus: avgdl = (total as f64 / N as f64) as f32,
+	// or the fallback for an empty corpus.
+	if ix.n == 0 {
+		ix.avgdl = FallbackAvgDL
+	} else {
+		ix.avgdl = float32(float64(total) / float64(ix.n))
+	}
+	avgdl := ix.avgdl
+	if avgdl <= 0 { // Embedder::embed: `if self.avgdl <= 0.0 { FALLBACK_AVGDL }`
+		avgdl = FallbackAvgDL
+	}
+	var df []int32
+	for d, ts := range toks {
+		ix.docLen[d] = int32(len(ts))
+		// Counts are per token hash, as the crate counts embedding indices.
+		local := make(map[int32]int, len(ts))
+		var list []docTerm
+		for _, t := range ts {
+			id := ix.termID(t, true)
+			if k, ok := local[id]; ok {
+				list[k].tf++
+				continue
+			}
+			local[id] = len(list)
+			list = append(list, docTerm{term: id, tf: 1})
+		}
+		for k := range list {
+			list[k].value = TermValue(int(list[k].tf), len(ts), avgdl)
+			for int(list[k].term) >= len(df) {
+				df = append(df, 0)
+			}
+			df[list[k].term]++
+		}
+		ix.docTerm[d] = list
+	}
+	ix.post = make([][]posting, len(ix.termStr))
+	for t := range ix.post {
+		ix.post[t] = make([]posting, 0, df[t])
+	}
+	for d, list := range ix.docTerm {
+		for _, dt := range list {
+			ix.post[dt.term] = append(ix.post[dt.term], posting{doc: int32(d), value: dt.value})
+		}
+	}
+	ix.idf = make([]float32, len(ix.termStr))
+	for t := range ix.idf {
+		ix.idf[t] = IDF(ix.n, int(df[t]))
+	}
+	n := ix.n
+	ix.scratch.New = func() any { s := make([]float32, n); return &s }
+	return ix
+}
+
+func (ix *Index) termID(tok string, add bool) int32 {
+	h := FxHash32(tok)
+	if id, ok := ix.terms[h]; ok {
+		return id
+	}
+	if !add {
+		return -1
+	}
+	id := int32(len(ix.termStr))
+	ix.terms[h] = id
+	ix.termStr = append(ix.termStr, tok)
+	return id
+}
+
+// Len returns the number of documents.
+func (ix *Index) Len() int { return ix.n }
+
+// AvgDL returns the average document length used in scoring.
+func (ix *Index) AvgDL() float32 { return ix.avgdl }
+
+// DocLen returns the token count of a document.
+func (ix *Index) DocLen(doc int) int { return int(ix.docLen[doc]) }
+
+// Terms returns the number of distinct terms (token hashes).
+func (ix *Index) Terms() int { return len(ix.termStr) }
+
+// Search returns every document sharing at least one token with the query,
+// sorted by score descending, equal scores by document id ascending. The
+// crate returns equal scores in hash-set order, which varies from run to
+// run; callers that model that must treat equal scores as a tie group.
+func (ix *Index) Search(query string) []Match {
+	return ix.SearchTokens(Tokenize(query))
+}
+
+// SearchTokens is Search over an already tokenized query.
+func (ix *Index) SearchTokens(qtoks []string) []Match {
+	if len(qtoks) == 0 || ix.n == 0 {
+		return nil
+	}
+	acc := ix.scratch.Get().(*[]float32)
+	scores := *acc
+	var cand []int32
+	// Term at a time, in query-token order: each document's sum gets its
+	// addends in the same order as the crate's document-at-a-time loop
+	// (search.rs), minus the zero addends of absent tokens, which leave an
+	// f32 sum unchanged. A repeated query token is added again.
+	for _, t := range qtoks {
+		id := ix.termID(t, false)
+		if id < 0 {
+			continue
+		}
+		idf := ix.idf[id]
+		for _, p := range ix.post[id] {
+			if scores[p.doc] == 0 {
+				cand = append(cand, p.doc)
+			}
+			// float32(...) forbids fusing the multiply into the add
+			// (Go spec, "Floating-point operators"): the crate rounds both.
+			scores[p.doc] += float32(idf * p.value)
+		}
+	}
+	if len(cand) == 0 {
+		ix.scratch.Put(acc)
+		return nil
+	}
+	out := make([]Match, len(cand))
+	for i, d := range cand {
+		out[i] = Match{Doc: int(d), Score: scores[d]}
+		scores[d] = 0
+	}
+	ix.scratch.Put(acc)
+	slices.SortFunc(out, func(a, b Match) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return a.Doc - b.Doc
+	})
+	return out
+}
+
+// Score returns the crate's score of one document for the query (0 when
+// it shares no token).
+func (ix *Index) Score(query string, doc int) float32 {
+	var s float32
+	for _, ts := range ix.Explain(query, doc) {
+		s += ts.Score
+	}
+	return s
+}
+
+// Explain returns, per query token in query order (duplicates included),
+// its contribution to the document's score; the contributions summed in
+// order in float32 give the score.
+func (ix *Index) Explain(query string, doc int) []TermScore {
+	return ix.ExplainTokens(Tokenize(query), doc)
+}
+
+// ExplainTokens is Explain over an already tokenized query.
+func (ix *Index) ExplainTokens(qtoks []string, doc int) []TermScore {
+	if doc < 0 || doc >= ix.n {
+		return nil
+	}
+	out := make([]TermScore, 0, len(qtoks))
+	for _, t := range qtoks {
+		ts := TermScore{Token: t}
+		id := ix.termID(t, false)
+		if id >= 0 {
+			ts.DF = len(ix.post[id])
+			ts.IDF = ix.idf[id]
+			for _, dt := range ix.docTerm[doc] {
+				if dt.term == id {
+					ts.TF = int(dt.tf)
+					ts.Value = dt.value
+					ts.Score = float32(ts.IDF * ts.Value)
+					break
+				}
+			}
+		} else {
+			ts.IDF = IDF(ix.n, 0)
+		}
+		out = append(out, ts)
+	}
+	return out
+}
+
+// TermValue is the crate's embedding value of a token occurring tf times in
+// a text of docLen tokens (embedder.rs `embed`), every operation rounded to
+// float32 in the crate's order:
+//
+//	numerator   = tf·(k1 + 1)
+//	denominator = tf + k1·((1 − b) + b·(docLen/avgdl))
+//	value       = numerator / denominator
+func TermValue(tf, docLen int, avgdl float32) float32 {
+	ftf := float32(tf)
+	num := float32(ftf * float32(K1+1))
+	ratio := float32(docLen) / avgdl
+	norm := float32(1-B) + float32(B*ratio)
+	den := ftf + float32(K1*norm)
+	return num / den
+}
+
+// IDF is the crate's idf for a token found in df of n documents
+// (scorer.rs `idf`), every step in float32:
+//
+//	idf = ln(1 + ((n − df) + 0.5) / (df + 0.5))
+//
+// The logarithm is Rust's f32::ln, which calls the C library's logf; Lnf32
+// reproduces that function bit for bit.
+func IDF(n, df int) float32 {
+	num := float32(n) - float32(df) + 0.5
+	den := float32(df) + 0.5
+	return Lnf32(1 + num/den)
+}
+
+// FxHash32 is fxhash 0.2's hash32 of a str, the crate's token id
+// (EmbeddingDimension for u32): the bytes as little-endian 4-byte words,
+// then each remaining byte alone, then the 0xff that Rust's `impl Hash for
+// str` writes; each word is mixed in as hash = (rotl(hash, 5) ^ word) ·
+// 0x27220a95 (SEED32, the low half of fxhash's 64-bit seed). The crate's
+// own test vectors pin it: "space" → 866767497, "station" → 666609503. Two
+// tokens with the same hash are one term to the crate, and so to this
+// index.
+func FxHash32(s string) uint32 {
+	var h uint32
+	for len(s) >= 4 {
+		h = fxAdd(h, uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24)
+		s = s[4:]
+	}
+	for i := 0; i < len(s); i++ {
+		h = fxAdd(h, uint32(s[i]))
+	}
+	return fxAdd(h, 0xff)
+}
+
+func fxAdd(h, w uint32) uint32 { return (bits.RotateLeft32(h, 5) ^ w) * 0x27220a95 }
