@@ -2,23 +2,116 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/corpus/live"
 )
 
-// sourceOptions say where tools come from besides --catalog files.
-type sourceOptions struct{}
+// sourceOptions say where tools come from besides --catalog files: live
+// MCP servers over stdio (--server) and streamable HTTP (--url).
+type sourceOptions struct {
+	servers []string
+	urls    []string
+	headers []string
+	timeout time.Duration
+}
 
-func addSourceFlags(root *cobra.Command, s *sourceOptions) {}
+func addSourceFlags(root *cobra.Command, s *sourceOptions) {
+	pf := root.PersistentFlags()
+	pf.StringArrayVar(&s.servers, "server", nil,
+		"live MCP server over stdio: `'[NAME=]CMD ARGS'` (shell-style quotes, no expansion; the name defaults to the server's serverInfo.name); repeatable")
+	pf.StringArrayVar(&s.urls, "url", nil, "live MCP server over streamable HTTP: `[NAME=]URL`; repeatable")
+	pf.StringArrayVar(&s.headers, "header", nil, "HTTP header `KEY:VALUE` for every --url server (e.g. 'Authorization: Bearer …'); repeatable")
+	pf.DurationVar(&s.timeout, "timeout", live.DefaultTimeout, "time limit for each phase of a live server: start and handshake, then tools/list with all its pages")
+}
 
-// load reads the catalog files (the embedded demo when there are none).
-func (s *sourceOptions) load(ctx context.Context, catalogs []string) (*corpus.Catalog, error) {
-	cat, err := toolfind.LoadCatalog(catalogs...)
+// live reports whether any live server was named.
+func (s *sourceOptions) live() bool { return len(s.servers)+len(s.urls) > 0 }
+
+// sources parses the live-server flags (usage errors, exit 2).
+func (s *sourceOptions) sources() ([]live.Source, error) {
+	if s.timeout <= 0 {
+		return nil, usageError("--timeout %s: must be more than 0", s.timeout)
+	}
+	if len(s.headers) > 0 && len(s.urls) == 0 {
+		return nil, usageError("--header applies to --url servers; there is none")
+	}
+	header := http.Header{}
+	for _, h := range s.headers {
+		k, v, err := live.ParseHeader(h)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		header.Add(k, v)
+	}
+	var srcs []live.Source
+	for _, spec := range s.servers {
+		src, err := live.ParseServer(spec)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		srcs = append(srcs, src)
+	}
+	for _, spec := range s.urls {
+		src, err := live.ParseURL(spec)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		src.Header = header
+		srcs = append(srcs, src)
+	}
+	return srcs, nil
+}
+
+// snapshots runs every live server named by the flags. A server that cannot
+// be reached or answers wrongly is exit code 3, its message naming the
+// phase (start, handshake, list, parse).
+func (s *sourceOptions) snapshots(ctx context.Context) ([]*live.Snapshot, error) {
+	srcs, err := s.sources()
 	if err != nil {
-		return nil, badInput(err)
+		return nil, err
+	}
+	snaps, err := live.TakeAll(ctx, srcs, live.Options{Timeout: s.timeout, ClientVersion: toolfind.Version})
+	if err != nil {
+		return nil, liveError(err)
+	}
+	return snaps, nil
+}
+
+// load reads the catalog files and the live servers, merged and validated
+// as one catalog: files first, in flag order, then --server and --url
+// servers. With neither it is the embedded demo catalog.
+func (s *sourceOptions) load(ctx context.Context, catalogs []string) (*corpus.Catalog, error) {
+	if !s.live() {
+		cat, err := toolfind.LoadCatalog(catalogs...)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		return cat, nil
+	}
+	if _, err := s.sources(); err != nil {
+		return nil, err // flag mistakes before starting anything
+	}
+	var base *corpus.Catalog
+	if len(catalogs) > 0 {
+		var err error
+		if base, err = corpus.Load(catalogs...); err != nil {
+			return nil, badInput(err)
+		}
+	}
+	snaps, err := s.snapshots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := live.Merge(base, snaps)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("merging live servers: %w", err))
 	}
 	return cat, nil
 }

@@ -1,0 +1,190 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// tapTransport is the http.RoundTripper under the SDK's streamable-HTTP
+// client: it adds the user's headers (--header) to every request and shows
+// every JSON-RPC message on the wire to the tap.
+type tapTransport struct {
+	base   http.RoundTripper
+	header http.Header
+	tap    *tap
+	// done is cancelled when the session closes: it aborts requests the
+	// SDK left waiting for a silent server, so no connection outlives Take.
+	done context.Context
+
+	mu      sync.Mutex
+	dialErr error  // the first error that kept a request from the server
+	status  string // the last error status, "401 Unauthorized: body…"
+}
+
+func (t *tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(req.Context())
+	stop := context.AfterFunc(t.done, cancel)
+	release := func() { stop(); cancel() }
+	req = req.Clone(ctx)
+	for k, vs := range t.header {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if req.Method == http.MethodPost && req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(body, MaxLineLength))
+			body.Close()
+			t.tap.sent(data)
+		}
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		t.mu.Lock()
+		if t.dialErr == nil && isDialError(err) {
+			t.dialErr = err
+		}
+		t.mu.Unlock()
+		release()
+		return nil, err
+	}
+	resp.Body = &releaseBody{ReadCloser: resp.Body, release: release}
+	if resp.StatusCode >= 400 {
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(resp.Body, head)
+		head = head[:n]
+		t.mu.Lock()
+		t.status = strings.TrimSpace(resp.Status)
+		if b := bytes.TrimSpace(head); len(b) > 0 {
+			t.status += ": " + printable(string(b))
+		}
+		t.mu.Unlock()
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		return resp, nil
+	}
+	if req.Method != http.MethodPost {
+		return resp, nil
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch mt {
+	case "application/json":
+		resp.Body = &jsonTapBody{rc: resp.Body, tap: t.tap}
+	case "text/event-stream":
+		b := &sseTapBody{rc: resp.Body}
+		b.p = sseParser{max: MaxLineLength, onData: func(data []byte) {
+			// An event without data (the priming event a resumable server
+			// sends first) carries no message; the SDK skips it too.
+			if len(data) > 0 {
+				t.tap.received("SSE event", data)
+			}
+		}}
+		resp.Body = b
+	}
+	return resp, nil
+}
+
+// httpStatus returns the last HTTP error status with the start of its
+// body, or "".
+func (t *tapTransport) httpStatus() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.status
+}
+
+func (t *tapTransport) unreachable() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dialErr
+}
+
+// isDialError reports whether err kept the request from reaching the
+// server at all (DNS, connection refused, TLS handshake).
+func isDialError(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// releaseBody frees a request's context when its body is closed.
+type releaseBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *releaseBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// jsonTapBody shows an application/json response body to the tap once it
+// has been read to the end.
+type jsonTapBody struct {
+	rc   io.ReadCloser
+	tap  *tap
+	buf  []byte
+	done bool
+}
+
+func (b *jsonTapBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if len(b.buf)+n <= MaxLineLength {
+		b.buf = append(b.buf, p[:n]...)
+	}
+	if errors.Is(err, io.EOF) && !b.done {
+		b.done = true
+		if len(bytes.TrimSpace(b.buf)) > 0 {
+			b.tap.received("HTTP response body", b.buf)
+		}
+	}
+	return n, err
+}
+
+func (b *jsonTapBody) Close() error { return b.rc.Close() }
+
+// sseTapBody shows each event of a text/event-stream response to the tap as
+// it is read.
+type sseTapBody struct {
+	rc   io.ReadCloser
+	p    sseParser
+	done bool
+}
+
+func (b *sseTapBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.p.write(p[:n])
+	if err != nil && !b.done {
+		b.done = true
+		if errors.Is(err, io.EOF) {
+			b.p.end()
+		}
+	}
+	return n, err
+}
+
+func (b *sseTapBody) Close() error { return b.rc.Close() }
+
+// describeHTTP names an HTTP failure for an error message.
+func describeHTTP(status string, err error) error {
+	if status != "" {
+		return fmt.Errorf("HTTP %s", status)
+	}
+	return err
+}
