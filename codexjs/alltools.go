@@ -1,0 +1,426 @@
+package codexjs
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/ojson"
+)
+
+// Entry is one element of the ALL_TOOLS global (§1.4): Name is the JS
+// identifier, Description the augmented text. Tool is nil for Codex's own
+// entries, whose Description is a stand-in of the real byte length (§0).
+type Entry struct {
+	Name        string
+	Description string
+	Tool        *corpus.Tool
+	// CodeModeName is the pre-normalisation name the list is sorted by.
+	CodeModeName string
+	// Builtin marks Codex's own tools; Runs are the lowercase word runs of
+	// the real description (codex-builtins-0.171.0.json).
+	Builtin bool
+	Runs    []string
+	// Namespace and ToolName are the model-visible MCP names (§1.3a),
+	// Params the normalised input schema (§4), NamespaceDescription the
+	// server instructions as placed on the namespace (§3); MCP entries only.
+	Namespace            string
+	ToolName             string
+	Params               *omap
+	NamespaceDescription string
+	ToolDescription      string // the MCP description (cut for Agent Plugins)
+}
+
+// JSON returns the entry as JSON.stringify({name, description}) prints it.
+func (e Entry) JSON() string {
+	return `{"name":` + jsString(e.Name) + `,"description":` + jsString(e.Description) + `}`
+}
+
+// AllTools is ALL_TOOLS for one catalog plus what was dropped on the way.
+type AllTools struct {
+	Entries  []Entry
+	byTool   map[corpus.ToolID]int
+	problems []corpus.Diagnostic
+}
+
+// Options that change ALL_TOOLS.
+type buildOptions struct {
+	plugin bool // servers installed as Agent Plugins (§3)
+}
+
+//go:embed builtins-0.171.0.json
+var builtinsJSON []byte
+
+type builtinTool struct {
+	JSONBytes        int      `json:"json_bytes"`
+	DescriptionBytes int      `json:"description_bytes"`
+	Runs             []string `json:"runs"`
+}
+
+// builtinEntries are Codex 0.171.0's own 11 nested tools (§0) with
+// stand-in descriptions: the description's lowercase word runs separated by
+// spaces, as many newlines as the real text has JSON escapes (each prints
+// as two bytes), then spaces up to the real byte length. The entry's
+// JSON.stringify is then exactly json_bytes long, so every MCP entry sits at
+// its real offset in a dump, and a filter for a term made of [a-z0-9_] on
+// the lowercased description decides as it would on the real text.
+var builtinEntries = func() []Entry {
+	var f struct {
+		Tools map[string]builtinTool `json:"tools"`
+	}
+	if err := json.Unmarshal(builtinsJSON, &f); err != nil {
+		panic("codexjs: embedded builtins are broken: " + err.Error())
+	}
+	names := make([]string, 0, len(f.Tools))
+	for n := range f.Tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []Entry
+	for _, n := range names {
+		t := f.Tools[n]
+		escapes := t.JSONBytes - len(`{"name":"","description":""}`) - len(n) - t.DescriptionBytes
+		words := strings.Join(t.Runs, " ")
+		pad := t.DescriptionBytes - len(words) - escapes
+		if escapes < 0 || pad < 0 {
+			panic("codexjs: builtin " + n + " does not fit its byte sizes")
+		}
+		desc := words + strings.Repeat("\n", escapes) + strings.Repeat(" ", pad)
+		out = append(out, Entry{Name: n, CodeModeName: n, Description: desc, Builtin: true, Runs: t.Runs})
+	}
+	return out
+}()
+
+const (
+	execDeclHeader = "\n\nexec tool declaration:\n```ts\n" // §1.5 layout
+	execDeclFooter = "\n```"
+	// §3 Agent Plugin limits.
+	maxPluginDescriptionBytes = 1000
+	maxPluginSpecBytes        = 8000
+	maxPluginTotalBytes       = 64000
+	// §3: the namespace description of every MCP server is capped at 512 KiB.
+	maxNamespaceDescriptionBytes = 512 * 1024
+)
+
+// BuildAllTools builds ALL_TOOLS for a catalog as Codex 0.171.0 does (§0,
+// §1.2–1.5, §3, §4).
+func BuildAllTools(cat *corpus.Catalog, plugin bool) *AllTools {
+	return buildAllTools(cat, buildOptions{plugin: plugin})
+}
+
+func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
+	at := &AllTools{byTool: map[corpus.ToolID]int{}}
+	diag := func(sev corpus.Severity, code string, t *corpus.Tool, server, field, msg string) {
+		d := corpus.Diagnostic{Severity: sev, Code: code, Server: server, Field: field, Message: msg}
+		if t != nil {
+			d.Server, d.Tool = t.Server, t.Name
+		}
+		at.problems = append(at.problems, d)
+	}
+	type regTool struct {
+		t   *corpus.Tool
+		srv *corpus.Server
+	}
+	var reg []regTool
+	for _, s := range cat.Servers {
+		if !validServerName(s.Name) {
+			diag(corpus.Error, "codex-server-name", nil, s.Name, "name",
+				"Codex 0.171.0 does not register a server whose name has characters outside [A-Za-z0-9_.:/@-]; none of its tools are seen")
+			continue
+		}
+		if bad, field, why := brokenTool(s); bad != nil {
+			diag(corpus.Error, "codex-server-tools-list", bad, "", field,
+				"Codex cannot read this tool ("+why+"), so the whole tools/list of the server fails and none of its tools are seen")
+			continue
+		}
+		// App-only tools still take part in naming (observed: a hidden
+		// "a-b" made the visible "a_b" collide and get hashed); they are
+		// left out after it.
+		for _, t := range s.Tools {
+			reg = append(reg, regTool{t, s})
+		}
+	}
+	servers := make([]string, len(reg))
+	names := make([]string, len(reg))
+	for i, r := range reg {
+		servers[i], names[i] = r.t.Server, r.t.Name
+	}
+	quals := qualifyNames(servers, names)
+	kept := make(map[int]bool, len(quals))
+	for _, q := range quals {
+		kept[q.idx] = true
+	}
+	for i, r := range reg {
+		if !kept[i] {
+			diag(corpus.Warning, "codex-duplicate", r.t, "", "name",
+				"an earlier tool of this server has the same name; Codex keeps the first")
+		}
+	}
+	var list []Entry
+	// Registration order: Codex's own tools first, then MCP tools in
+	// raw-identity order (§1.2.1); the first of a JS identifier wins.
+	list = append(list, builtinEntries...)
+	pluginTotal := 0
+	for _, q := range quals {
+		r := reg[q.idx]
+		t := r.t
+		if t.HiddenFromModel() {
+			diag(corpus.Info, "codex-app-only", t, "", "_meta.ui.visibility",
+				`left out of ALL_TOOLS: _meta.ui.visibility lacks "model"`)
+			continue
+		}
+		if q.namespace+nameDelimiter+q.name != mcpPrefix+t.Server+nameDelimiter+t.Name {
+			msg := fmt.Sprintf("model-visible name is %s%s%s", q.namespace, nameDelimiter, q.name)
+			if q.hashed != "" {
+				msg += " (hashed: " + q.hashed + ")"
+			} else {
+				msg += " (characters outside [A-Za-z0-9_] become _)"
+			}
+			diag(corpus.Info, "codex-renamed", t, "", "name", msg)
+		}
+		in, ok := inputSchemaObject(t)
+		if !ok {
+			continue // brokenTool already dropped the server
+		}
+		norm, err := normalizeInputSchema(in)
+		if err != nil {
+			diag(corpus.Error, "codex-schema-rejected", t, "", "inputSchema",
+				"Codex skips the tool: its input schema does not fit Codex's schema subset ("+err.Error()+")")
+			continue
+		}
+		desc := ""
+		if t.HasDescription {
+			desc = t.Description
+		}
+		instr := namespaceDescription(r.srv.Instructions, opt.plugin)
+		if opt.plugin {
+			if cut := takeBytes(desc, maxPluginDescriptionBytes); cut != desc {
+				diag(corpus.Warning, "codex-plugin-description-cut", t, "", "description",
+					fmt.Sprintf("Agent Plugin description cut from %d to %d bytes", len(desc), len(cut)))
+				desc = cut
+			}
+			size := pluginSpecSize(q, instr, desc, norm)
+			if size > maxPluginSpecBytes || pluginTotal+size > maxPluginTotalBytes {
+				diag(corpus.Error, "codex-plugin-budget", t, "", "",
+					fmt.Sprintf("Agent Plugin tool hidden: spec %d bytes (limit %d), running total %d (limit %d)",
+						size, maxPluginSpecBytes, pluginTotal+size, maxPluginTotalBytes))
+				continue
+			}
+			pluginTotal += size
+		}
+		cm := codeModeName(q.namespace, q.name)
+		ident := normalizeIdentifier(cm)
+		inType := renderTypeScript(norm)
+		outType := outputType(t)
+		var b strings.Builder
+		b.WriteString(desc)
+		if s := strings.TrimSpace(instr); s != "" {
+			// §0: description, a blank line, the trimmed instructions.
+			b.WriteString("\n\n")
+			b.WriteString(s)
+		}
+		b.WriteString(execDeclHeader)
+		b.WriteString("declare const tools: { ")
+		b.WriteString(ident)
+		b.WriteString("(args: ")
+		b.WriteString(inType)
+		b.WriteString("): Promise<")
+		b.WriteString(outType)
+		b.WriteString(">; };")
+		b.WriteString(execDeclFooter)
+		list = append(list, Entry{Name: ident, Description: b.String(), Tool: t, CodeModeName: cm,
+			Namespace: q.namespace, ToolName: q.name, Params: norm, NamespaceDescription: instr, ToolDescription: desc})
+	}
+	seen := map[string]bool{}
+	var entries []Entry
+	for _, e := range list {
+		if seen[e.Name] {
+			if e.Tool != nil {
+				diag(corpus.Warning, "codex-identifier-collision", e.Tool, "", "name",
+					"another tool registered earlier has the same code-mode identifier "+e.Name+"; Codex keeps the first")
+			}
+			continue
+		}
+		seen[e.Name] = true
+		entries = append(entries, e)
+	}
+	// §1.4: sorted by code-mode name, byte order; adjacent equal names
+	// removed.
+	sort.SliceStable(entries, func(a, b int) bool { return entries[a].CodeModeName < entries[b].CodeModeName })
+	out := entries[:0]
+	for i, e := range entries {
+		if i > 0 && e.CodeModeName == entries[i-1].CodeModeName {
+			continue
+		}
+		out = append(out, e)
+	}
+	at.Entries = out
+	for i, e := range at.Entries {
+		if e.Tool != nil {
+			at.byTool[e.Tool.ID()] = i
+		}
+	}
+	return at
+}
+
+// namespaceDescription is the server-instructions text Codex puts on the
+// namespace (§3): cut to 1,000 bytes for Agent Plugins, empty when blank,
+// capped at 512 KiB.
+func namespaceDescription(instr string, plugin bool) string {
+	if plugin {
+		instr = takeBytes(instr, maxPluginDescriptionBytes)
+	}
+	if strings.TrimSpace(instr) == "" {
+		return ""
+	}
+	return takeBytes(instr, maxNamespaceDescriptionBytes)
+}
+
+// pluginSpecSize estimates the serialized namespace spec of one tool
+// (§3) as {"type":"namespace","name","description","tools":[{"type":
+// "function","name","description","strict":false,"parameters"}]}. The
+// exact serialization Codex measures was not traced [inf].
+func pluginSpecSize(q qualified, instr, desc string, params *omap) int {
+	var b strings.Builder
+	b.WriteString(`{"type":"namespace","name":`)
+	serdeString(&b, q.namespace)
+	b.WriteString(`,"description":`)
+	serdeString(&b, strings.TrimSpace(instr))
+	b.WriteString(`,"tools":[{"type":"function","name":`)
+	serdeString(&b, q.name)
+	b.WriteString(`,"description":`)
+	serdeString(&b, desc)
+	b.WriteString(`,"strict":false,"parameters":`)
+	serdeJSON(&b, params)
+	b.WriteString(`}]}`)
+	return b.Len()
+}
+
+// takeBytes is take_bytes_at_char_boundary: the longest prefix of at most
+// n bytes that ends on a character boundary.
+func takeBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
+
+// outputType renders Promise's type argument for an MCP tool (§1.5): the
+// raw outputSchema (or {}) as structuredContent of CallToolResult.
+func outputType(t *corpus.Tool) string {
+	var structured any = newOmap()
+	if t.OutputSchema.Kind == ojson.Object {
+		structured = fromOJSON(t.OutputSchema)
+	}
+	s := renderTypeScript(structured)
+	if s == "unknown" {
+		return "CallToolResult"
+	}
+	return "CallToolResult<" + s + ">"
+}
+
+func inputSchemaObject(t *corpus.Tool) (*omap, bool) {
+	v, ok := t.Value.Get("inputSchema")
+	if !ok || v.Kind != ojson.Object {
+		return nil, false
+	}
+	return fromOJSON(v).(*omap), true
+}
+
+// brokenTool returns the first tool of s that Codex's MCP client cannot
+// deserialize, which fails the server's whole tools/list: observed on
+// 0.171.0 for a tool without inputSchema (the rest of that server was
+// missing too), a non-object inputSchema, outputSchema or _meta, a numeric
+// title, a string readOnlyHint and a string icons value (all observed with
+// the oracle). The checks follow the rmcp Tool type: name a string,
+// description and title strings, outputSchema, annotations and _meta
+// objects (null allowed where optional), annotation hints booleans, icons
+// an array of objects with a string src [inf for the last].
+func brokenTool(s *corpus.Server) (*corpus.Tool, string, string) {
+	for _, t := range s.Tools {
+		v := t.Value
+		if v.Kind != ojson.Object {
+			return t, "", "the tool is not a JSON object"
+		}
+		if n, ok := v.Get("name"); !ok || n.Kind != ojson.String {
+			return t, "name", "name is missing or not a string"
+		}
+		if in, ok := v.Get("inputSchema"); !ok || in.Kind != ojson.Object {
+			return t, "inputSchema", "inputSchema is missing or not an object"
+		}
+		for _, f := range []string{"description", "title"} {
+			if x, ok := v.Get(f); ok && x.Kind != ojson.String && x.Kind != ojson.Null {
+				return t, f, f + " is not a string"
+			}
+		}
+		for _, f := range []string{"outputSchema", "annotations", "_meta"} {
+			if x, ok := v.Get(f); ok && x.Kind != ojson.Object && x.Kind != ojson.Null {
+				return t, f, f + " is not an object"
+			}
+		}
+		if ic, ok := v.Get("icons"); ok && ic.Kind != ojson.Null {
+			// observed: "icons": "x" fails the server.
+			if ic.Kind != ojson.Array {
+				return t, "icons", "icons is not an array"
+			}
+			for _, e := range ic.Array {
+				if src, ok := e.Get("src"); e.Kind != ojson.Object || !ok || src.Kind != ojson.String {
+					return t, "icons", "an icon is not an object with a string src"
+				}
+			}
+		}
+		if a, ok := v.Get("annotations"); ok && a.Kind == ojson.Object {
+			for _, m := range a.Members {
+				switch m.Key {
+				case "title":
+					if m.Value.Kind != ojson.String && m.Value.Kind != ojson.Null {
+						return t, "annotations.title", "annotations.title is not a string"
+					}
+				case "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint":
+					if m.Value.Kind != ojson.Bool && m.Value.Kind != ojson.Null {
+						return t, "annotations." + m.Key, "annotations." + m.Key + " is not a boolean"
+					}
+				}
+			}
+		}
+	}
+	return nil, "", ""
+}
+
+// Entry returns the ALL_TOOLS entry of a catalog tool.
+func (a *AllTools) Entry(id corpus.ToolID) (Entry, bool) {
+	i, ok := a.byTool[id]
+	if !ok {
+		return Entry{}, false
+	}
+	return a.Entries[i], true
+}
+
+// Problems lists what Codex drops, hides or rewrites.
+func (a *AllTools) Problems() []corpus.Diagnostic {
+	return append([]corpus.Diagnostic(nil), a.problems...)
+}
+
+// JSON returns JSON.stringify(ALL_TOOLS).
+func (a *AllTools) JSON() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range a.Entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(e.JSON())
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func jsString(s string) string { return ojson.JSString(s) }

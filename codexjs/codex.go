@@ -1,0 +1,505 @@
+package codexjs
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// Version is the Codex CLI release both profiles reproduce (§0).
+const Version = "0.171.0"
+
+func init() {
+	search.Register(search.Profile{
+		ID:      search.ClientID{Name: "codex", Version: Version},
+		Default: true,
+		Summary: "Codex code mode: the model filters ALL_TOOLS with JavaScript (run in goja); one result per strategy",
+		Options: []search.Option{
+			{Name: "script", Kind: search.FileOption, Usage: "JavaScript file run as an extra exec strategy (primary when given); globals QUERY and TERMS hold the query"},
+			{Name: "strategies", Kind: search.StringOption, Default: "all-terms,any-term,name,dump", Usage: "comma list of built-in strategies (all-terms, any-term, name, dump); the first is primary"},
+			{Name: "plugin", Kind: search.BoolOption, Default: "false", Usage: "treat every server as an Agent Plugin (1,000-byte descriptions, 8,000/64,000-byte budgets)"},
+			{Name: "console", Kind: search.BoolOption, Default: "false", Usage: "compatibility: give scripts a console whose log/info/warn/error append text items (Codex has no console)"},
+			{Name: "timeout", Kind: search.StringOption, Default: "2s", Usage: "wall-clock limit per script run (Go duration)"},
+			{Name: "engine", Kind: search.StringOption, Default: "native", Usage: "how built-in strategies run: native (Go, proven equal to goja) or goja"},
+		},
+		New: func(cat *corpus.Catalog, opts search.Options) (search.Simulator, error) {
+			return NewCodeMode(cat, opts)
+		},
+	})
+}
+
+// compiled is the per-catalog state shared by every query: ALL_TOOLS, the
+// JSON and lowercase text of every entry, the identifier index and a pool
+// of goja runtimes.
+type compiled struct {
+	all       *AllTools
+	entries   []Entry
+	json      []string
+	lower     []string // lowercased name + "\n" + description
+	lowerName []string
+	dump      string
+	byIdent   map[string]int
+	bindings  []toolBinding
+	limits    Limits
+	console   bool
+	pool      sync.Pool // *sandbox for built-in programs
+}
+
+func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *compiled {
+	at := BuildAllTools(cat, plugin)
+	c := &compiled{all: at, entries: at.Entries, byIdent: map[string]int{}, limits: limits, console: console}
+	c.json = make([]string, len(at.Entries))
+	c.lower = make([]string, len(at.Entries))
+	c.lowerName = make([]string, len(at.Entries))
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range at.Entries {
+		c.json[i] = e.JSON()
+		c.lower[i] = jsLower(e.Name + "\n" + e.Description)
+		c.lowerName[i] = jsLower(e.Name)
+		c.byIdent[e.Name] = i
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(c.json[i])
+		bind := toolBinding{name: e.Name, callName: e.Name}
+		if e.Tool != nil {
+			bind.tool = string(e.Tool.ID())
+			// Codex's argument errors print namespace+name without a
+			// separator (observed: tool `mcp__probedup`).
+			bind.callName = e.Namespace + e.ToolName
+		}
+		if e.Name == "apply_patch" {
+			bind.freeform = true // §1.5: apply_patch is a freeform tool
+		}
+		c.bindings = append(c.bindings, bind)
+	}
+	b.WriteByte(']')
+	c.dump = b.String()
+	return c
+}
+
+func (c *compiled) newSandbox() *sandbox {
+	sb := newSandbox(c.entries, c.bindings, c.limits)
+	if c.console {
+		con := sb.vm.NewObject()
+		for _, m := range []string{"log", "info", "warn", "error", "debug"} {
+			_ = con.Set(m, func(call goja.FunctionCall) goja.Value {
+				parts := make([]string, len(call.Arguments))
+				for i, a := range call.Arguments {
+					if _, ok := a.(*goja.Object); ok {
+						parts[i] = sb.textOf(a)
+					} else {
+						parts[i] = a.String()
+					}
+				}
+				sb.addText(strings.Join(parts, " "))
+				return goja.Undefined()
+			})
+		}
+		_ = sb.vm.Set("console", con)
+	}
+	return sb
+}
+
+// CodeMode simulates Codex code mode over one catalog.
+type CodeMode struct {
+	c          *compiled
+	strategies []Strategy
+	programs   map[string]*goja.Program
+	script     *userScript
+	engine     string
+	dumpOnce   sync.Once
+	dumpRes    search.Result
+}
+
+// NewCodeMode builds the simulator; opts are the registered options.
+func NewCodeMode(cat *corpus.Catalog, opts search.Options) (*CodeMode, error) {
+	plugin, err := opts.Bool("plugin", false)
+	if err != nil {
+		return nil, err
+	}
+	console, err := opts.Bool("console", false)
+	if err != nil {
+		return nil, err
+	}
+	timeout, err := time.ParseDuration(opts.String("timeout", "2s"))
+	if err != nil || timeout <= 0 {
+		return nil, fmt.Errorf("option timeout: %q is not a positive Go duration (e.g. 2s)", opts.String("timeout", ""))
+	}
+	engine := opts.String("engine", "native")
+	if engine != "native" && engine != "goja" {
+		return nil, fmt.Errorf("option engine: %q is not native or goja", engine)
+	}
+	m := &CodeMode{engine: engine, programs: map[string]*goja.Program{}}
+	known := map[string]Strategy{}
+	var names []string
+	for _, s := range builtinStrategies {
+		known[s.Name] = s
+		names = append(names, s.Name)
+	}
+	for _, n := range strings.Split(opts.String("strategies", "all-terms,any-term,name,dump"), ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		s, ok := known[n]
+		if !ok {
+			return nil, fmt.Errorf("option strategies: unknown strategy %q (known: %s)", n, strings.Join(names, ", "))
+		}
+		m.strategies = append(m.strategies, s)
+		prog, msg := compileScript(s.Source)
+		if msg != "" {
+			return nil, fmt.Errorf("strategy %s does not compile: %s", n, msg)
+		}
+		m.programs[n] = prog
+	}
+	if src := opts.String("script", ""); src != "" {
+		m.script = newUserScript(src)
+	}
+	if len(m.strategies) == 0 && m.script == nil {
+		return nil, fmt.Errorf("option strategies: no strategy selected")
+	}
+	m.c = compile(cat, plugin, Limits{Timeout: timeout}.withDefaults(), console)
+	return m, nil
+}
+
+// Client implements search.Simulator.
+func (m *CodeMode) Client() search.ClientID { return search.ClientID{Name: "codex", Version: Version} }
+
+// AllTools returns the simulated ALL_TOOLS.
+func (m *CodeMode) AllTools() *AllTools { return m.c.all }
+
+// Search runs every strategy for the query: the user script (when given)
+// or the first built-in strategy is the Result, the others its Variants.
+func (m *CodeMode) Search(ctx context.Context, q search.Query) (search.Result, error) {
+	terms := Terms(q.Text)
+	var results []search.Result
+	if m.script != nil {
+		if err := ctx.Err(); err != nil {
+			return search.Result{}, err
+		}
+		results = append(results, m.runScript(m.script, q.Text, terms))
+	}
+	for _, s := range m.strategies {
+		if err := ctx.Err(); err != nil {
+			return search.Result{}, err
+		}
+		results = append(results, m.runStrategy(s, q.Text, terms))
+	}
+	res := results[0]
+	res.Variants = results[1:]
+	return res, nil
+}
+
+// userScript is a compiled exec input.
+type userScript struct {
+	prag       pragma
+	prog       *goja.Program
+	rejected   string // parse_exec_source's message: the whole output
+	compileErr string // a syntax error: the script fails
+	lines      int    // lines of the code (stack frames beyond are the wrapper's)
+}
+
+func newUserScript(src string) *userScript {
+	u := &userScript{}
+	p, msg := parseExecSource(src)
+	if msg != "" {
+		u.rejected = msg
+		return u
+	}
+	u.prag = p
+	u.lines = strings.Count(p.code, "\n") + 1
+	u.prog, u.compileErr = compileScript(p.code)
+	return u
+}
+
+// RunScript runs any exec input (pragma allowed) for a query and returns
+// the result as the model would get it.
+func (m *CodeMode) RunScript(src, query string) search.Result {
+	return m.runScript(newUserScript(src), query, Terms(query))
+}
+
+func (m *CodeMode) runScript(u *userScript, query string, terms []string) search.Result {
+	if u.rejected != "" {
+		// A rejected input: the message is the whole output (§1.1).
+		return search.Result{Client: m.Client().String(), Strategy: "script", Hits: []search.Hit{},
+			Shown: u.rejected, ShownTokens: approxTokens(len(u.rejected)),
+			Notes: []string{"Codex rejected the exec input"}, Extra: map[string]any{"status": "rejected"}}
+	}
+	budget := DefaultMaxOutputTokens
+	if u.prag.maxOutputTokens != nil {
+		budget = int(*u.prag.maxOutputTokens)
+	}
+	yield := float64(defaultYieldMs)
+	if u.prag.yieldTimeMs != nil {
+		yield = float64(*u.prag.yieldTimeMs)
+	}
+	var out ExecOutput
+	if u.compileErr != "" {
+		out = ExecOutput{Status: "Script failed", Items: []string{"Script error:\n" + u.compileErr}}
+	} else {
+		// A fresh runtime per run: Codex evaluates every exec in a fresh
+		// isolate (§1.6), and a user script may change ALL_TOOLS, the
+		// prototypes or globalThis.
+		sb := m.c.newSandbox()
+		setQuery(sb, query, terms)
+		out = sb.exec(u.prog, u.lines, m.c.limits, yield)
+	}
+	out.MaxOutputTokens = budget
+	return m.c.result(m.Client().String(), "script", out)
+}
+
+func setQuery(sb *sandbox, query string, terms []string) {
+	_ = sb.vm.Set("QUERY", query)
+	vals := make([]any, len(terms))
+	for i, t := range terms {
+		vals[i] = t
+	}
+	_ = sb.vm.Set("TERMS", sb.vm.NewArray(vals...))
+}
+
+func (m *CodeMode) runStrategy(s Strategy, query string, terms []string) search.Result {
+	if s.Name == "dump" && m.engine == "native" {
+		m.dumpOnce.Do(func() { m.dumpRes = m.c.result(m.Client().String(), "dump", m.nativeOutput(s, terms)) })
+		return cloneResult(m.dumpRes)
+	}
+	if m.engine == "native" {
+		return m.c.result(m.Client().String(), s.Name, m.nativeOutput(s, terms))
+	}
+	return m.c.result(m.Client().String(), s.Name, m.c.gojaOutput(m.programs[s.Name], strings.Count(s.Source, "\n")+1, query, terms))
+}
+
+func (m *CodeMode) nativeOutput(s Strategy, terms []string) ExecOutput {
+	return ExecOutput{Status: "Script completed", pieces: s.native(m.c, terms), MaxOutputTokens: DefaultMaxOutputTokens}
+}
+
+// gojaOutput runs a trusted built-in program on a pooled runtime.
+func (c *compiled) gojaOutput(prog *goja.Program, lines int, query string, terms []string) ExecOutput {
+	sb, _ := c.pool.Get().(*sandbox)
+	if sb == nil {
+		sb = c.newSandbox()
+	}
+	setQuery(sb, query, terms)
+	out := sb.exec(prog, lines, c.limits, defaultYieldMs)
+	if !sb.broken {
+		sb.run = nil
+		c.pool.Put(sb)
+	}
+	out.MaxOutputTokens = DefaultMaxOutputTokens
+	return out
+}
+
+func cloneResult(r search.Result) search.Result {
+	r.Hits = append([]search.Hit(nil), r.Hits...)
+	r.Notes = append([]string(nil), r.Notes...)
+	extra := make(map[string]any, len(r.Extra))
+	for k, v := range r.Extra {
+		extra[k] = v
+	}
+	r.Extra = extra
+	return r
+}
+
+// Finished applies §2's truncation and the second cap to an exec output
+// and returns the items the model receives, header first.
+func Finished(out ExecOutput) []string {
+	header := out.Status + "\nWall time 0.0 seconds\nOutput:\n"
+	var items []string
+	if out.pieces != nil {
+		items = truncateRopeItems(out.pieces, out.MaxOutputTokens)
+	} else {
+		items = truncateTextItems(out.Items, policy{n: out.MaxOutputTokens})
+	}
+	return secondCap(append([]string{header}, items...), DefaultMaxOutputTokens)
+}
+
+// truncateRopeItems is truncateTextItems with a token policy for items
+// held as pieces.
+func truncateRopeItems(items [][]string, tokens int) []string {
+	var joined rope
+	for _, it := range items {
+		if joined.n > 0 {
+			joined.add("\n")
+		}
+		for _, p := range it {
+			joined.add(p)
+		}
+	}
+	if joined.n <= tokens*bytesPerToken {
+		out := make([]string, len(items))
+		for i, it := range items {
+			out[i] = strings.Join(it, "")
+		}
+		return out
+	}
+	return []string{warningHeader(approxTokens(joined.n), joined.lines()) + joined.truncateMiddleTokens(tokens)}
+}
+
+// ShownText joins the finished items: the header item followed by the
+// output items separated by newlines (§0).
+func ShownText(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return items[0] + strings.Join(items[1:], "\n")
+}
+
+// found is one catalog tool whose name appears in a text.
+type found struct {
+	entry  int
+	offset int
+}
+
+// scanNames lists the catalog entries whose identifier appears in text as
+// a whole identifier ([A-Za-z0-9_$] on neither side), in order of first
+// appearance. Every MCP identifier starts with "mcp__" (§1.3a), so only
+// identifiers containing it are looked up.
+func (c *compiled) scanNames(text string) []found {
+	var out []found
+	var seen map[int]bool
+	for off := 0; ; {
+		k := strings.Index(text[off:], mcpPrefix)
+		if k < 0 {
+			return out
+		}
+		i := off + k
+		for i > 0 && isIdentByte(text[i-1]) {
+			i--
+		}
+		j := off + k + len(mcpPrefix)
+		for j < len(text) && isIdentByte(text[j]) {
+			j++
+		}
+		off = j
+		if e, ok := c.byIdent[text[i:j]]; ok && c.entries[e].Tool != nil {
+			if seen == nil {
+				seen = map[int]bool{}
+			}
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, found{e, i})
+			}
+		}
+	}
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b == '$' || (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
+}
+
+// result turns an exec output into the strategy's Result: the finished
+// text is Shown; a tool is found when its name is visible in it, ranked
+// by first appearance.
+func (c *compiled) result(client, strategy string, out ExecOutput) search.Result {
+	items := Finished(out)
+	shown := ShownText(items)
+	body := strings.Join(items[1:], "\n")
+	visible := c.scanNames(body)
+	var printed []found
+	printedBytes := 0
+	seenPrinted := map[int]bool{}
+	pieces := out.pieces
+	if pieces == nil {
+		for _, it := range out.Items {
+			pieces = append(pieces, []string{it})
+		}
+	}
+	for i, it := range pieces {
+		if i > 0 {
+			printedBytes++
+		}
+		for _, p := range it {
+			printedBytes += len(p)
+			for _, f := range c.scanNames(p) {
+				if !seenPrinted[f.entry] {
+					seenPrinted[f.entry] = true
+					printed = append(printed, f)
+				}
+			}
+		}
+	}
+	res := search.Result{
+		Client:      client,
+		Strategy:    strategy,
+		Hits:        make([]search.Hit, 0, len(visible)),
+		Shown:       shown,
+		ShownTokens: approxTokens(len(shown)),
+	}
+	for i, f := range visible {
+		e := c.entries[f.entry]
+		res.Hits = append(res.Hits, search.Hit{
+			Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1,
+			Tool: e.Tool.ID(), Name: e.Name,
+			Why: []string{fmt.Sprintf("name visible at byte %d of the output", len(items[0])+f.offset)},
+		})
+	}
+	res.Limit = len(res.Hits)
+	truncated := printedBytes > out.MaxOutputTokens*bytesPerToken || len(body) < printedBytes
+	visSet := map[int]bool{}
+	for _, f := range visible {
+		visSet[f.entry] = true
+	}
+	var hidden []string
+	for _, f := range printed {
+		if !visSet[f.entry] {
+			hidden = append(hidden, c.entries[f.entry].Name)
+		}
+	}
+	calls := out.Calls
+	if calls == nil {
+		calls = []Call{}
+	}
+	res.Extra = map[string]any{
+		"status":        out.Status,
+		"calls":         calls,
+		"truncated":     truncated,
+		"output_bytes":  printedBytes,
+		"printed_tools": len(printed),
+		"hidden_tools":  len(hidden),
+	}
+	if len(hidden) > 0 {
+		sort.Strings(hidden)
+		res.Extra["hidden"] = hidden
+	}
+	if out.Error != "" {
+		res.Extra["error"] = out.Error
+		res.Notes = append(res.Notes, out.Error)
+	}
+	if truncated {
+		res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d tokens printed, %d-token budget; %d of %d printed tools hidden",
+			approxTokens(printedBytes), out.MaxOutputTokens, len(hidden), len(printed)))
+	}
+	if len(out.Calls) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d tool call(s) recorded, none executed", len(out.Calls)))
+	}
+	res.Notes = append(res.Notes, out.Notices...)
+	return res
+}
+
+// View implements search.Viewer: the tool's ALL_TOOLS entry as a dump
+// prints it.
+func (m *CodeMode) View(id corpus.ToolID) (search.ToolView, bool) {
+	e, ok := m.c.all.Entry(id)
+	if !ok {
+		return search.ToolView{}, false
+	}
+	text := e.JSON()
+	return search.ToolView{Tool: id, Name: e.Name, Text: text, Tokens: approxTokens(len(text))}, true
+}
+
+// Problems implements search.Reporter.
+func (m *CodeMode) Problems() []corpus.Diagnostic {
+	ps := m.c.all.Problems()
+	for i := range ps {
+		ps[i].Client = m.Client().String()
+	}
+	return ps
+}

@@ -1,0 +1,704 @@
+package codexjs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"runtime/metrics"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// The exec runtime (§1.7) in goja: Codex's globals, the module evaluated
+// as an async function so top-level await works, a virtual clock for
+// setTimeout, and the sandbox limits that V8 gives Codex for free.
+
+const (
+	execFileName = "exec_main.mjs" // §1.7: the module's name in stacks
+	// wrapPrefix turns the module body into an async function (top-level
+	// await); it sits on its own line, so reported lines are one less.
+	wrapPrefix = "(async () => {\n"
+	wrapSuffix = "\n})()"
+	// v8MaxStringLength is V8's String::kMaxLength on 64-bit (2^29 − 24
+	// UTF-16 units): longer strings throw RangeError "Invalid string
+	// length" in Codex, and would exhaust memory in goja.
+	v8MaxStringLength = 1<<29 - 24
+	// defaultYieldMs is DEFAULT_EXEC_YIELD_TIME_MS (§1.1): a script still
+	// pending after this much (virtual) time yields "Script running…".
+	defaultYieldMs = 10_000
+	// notExecutedText is what every nested tool call resolves to.
+	notExecutedText = "toolfind: tools are not executed in simulation; the call was recorded"
+)
+
+// Limits bound one script run. Zero fields take the defaults.
+type Limits struct {
+	Timeout        time.Duration // wall-clock limit (default 2s)
+	MaxOutputBytes int           // total text() bytes (default 64 MiB)
+	MaxCallStack   int           // call depth (default 10,000, about V8's)
+	MaxHeapGrowth  uint64        // heap growth during the run (default 1 GiB)
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = 2 * time.Second
+	}
+	if l.MaxOutputBytes <= 0 {
+		l.MaxOutputBytes = 64 << 20
+	}
+	if l.MaxCallStack <= 0 {
+		l.MaxCallStack = 10_000
+	}
+	if l.MaxHeapGrowth == 0 {
+		l.MaxHeapGrowth = 1 << 30
+	}
+	return l
+}
+
+// Call is one nested tool call a script made.
+type Call struct {
+	Tool      string `json:"tool,omitempty"` // canonical server/tool id ("" for Codex's own tools)
+	Name      string `json:"name"`           // the tools.<name> called
+	Arguments any    `json:"arguments"`
+	Rejected  string `json:"rejected,omitempty"`
+}
+
+// ExecOutput is what one exec call produced, before truncation.
+type ExecOutput struct {
+	Status string   // "Script completed", "Script failed", "Script running with cell ID 1"
+	Items  []string // text items, the error item included
+	Calls  []Call
+	// Error is the simulator's own reason for stopping the script (time
+	// limit, memory, output cap); "" when the script ended by itself.
+	Error string
+	// MaxOutputTokens is the pragma's budget (or the default).
+	MaxOutputTokens int
+	// Notices lists helper output that is not a text item (notify, image…).
+	Notices []string
+	// pieces, when set, hold the text items as pieces (native strategies)
+	// instead of Items.
+	pieces [][]string
+}
+
+// stop signals passed to Interrupt.
+type stopSignal struct{ reason string }
+
+var (
+	sigExit    = &stopSignal{"exit"}
+	sigTimeout = &stopSignal{"timeout"}
+	sigMemory  = &stopSignal{"memory"}
+	sigOutput  = &stopSignal{"output"}
+)
+
+type timer struct {
+	id   int64
+	due  float64
+	seq  int
+	fn   goja.Callable
+	args []goja.Value
+}
+
+// execRun is the state of one run.
+type execRun struct {
+	out       ExecOutput
+	bytes     int
+	timers    map[int64]*timer
+	nextID    int64
+	seq       int
+	now       float64
+	store     map[string]string
+	limits    Limits
+	vm        *goja.Runtime
+	stopped   *stopSignal
+	stoppedMu sync.Mutex
+}
+
+func (r *execRun) stop(s *stopSignal) {
+	r.stoppedMu.Lock()
+	if r.stopped == nil {
+		r.stopped = s
+	}
+	r.stoppedMu.Unlock()
+	r.vm.Interrupt(s)
+}
+
+// sandbox is a goja runtime with Codex's globals installed.
+type sandbox struct {
+	vm        *goja.Runtime
+	run       *execRun
+	stringify goja.Callable
+	broken    bool // interrupted mid-run: do not reuse
+}
+
+// toolBinding says what tools.<name> stands for.
+type toolBinding struct {
+	name     string // identifier
+	callName string // namespace+name as Codex's errors print it
+	tool     string // canonical id
+	freeform bool
+}
+
+func newSandbox(entries []Entry, bindings []toolBinding, limits Limits) *sandbox {
+	vm := goja.New()
+	vm.SetMaxCallStackSize(limits.MaxCallStack)
+	sb := &sandbox{vm: vm}
+	jsonObj := vm.Get("JSON").ToObject(vm)
+	sb.stringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
+
+	all := make([]any, len(entries))
+	for i, e := range entries {
+		o := vm.NewObject()
+		_ = o.Set("name", e.Name)
+		_ = o.Set("description", e.Description)
+		all[i] = o
+	}
+	_ = vm.Set("ALL_TOOLS", vm.NewArray(all...))
+
+	tools := vm.NewObject()
+	for _, b := range bindings {
+		b := b
+		_ = tools.Set(b.name, func(call goja.FunctionCall) goja.Value {
+			return sb.callTool(b, call)
+		})
+	}
+	_ = vm.Set("tools", tools)
+	_ = vm.Set("text", func(call goja.FunctionCall) goja.Value {
+		sb.addText(sb.textOf(call.Argument(0)))
+		return goja.Undefined()
+	})
+	_ = vm.Set("notify", func(call goja.FunctionCall) goja.Value {
+		sb.run.out.Notices = append(sb.run.out.Notices, "notify: "+sb.textOf(call.Argument(0)))
+		return goja.Undefined()
+	})
+	for _, name := range []string{"image", "audio", "generatedImage"} {
+		name := name
+		_ = vm.Set(name, func(call goja.FunctionCall) goja.Value {
+			sb.run.out.Notices = append(sb.run.out.Notices, name+"(): media items are not simulated")
+			return goja.Undefined()
+		})
+	}
+	_ = vm.Set(importHelper, func(goja.FunctionCall) goja.Value {
+		p, _, reject := vm.NewPromise()
+		_ = reject("unsupported import in exec")
+		return vm.ToValue(p)
+	})
+	_ = vm.Set("yield_control", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	_ = vm.Set("exit", func(goja.FunctionCall) goja.Value {
+		sb.run.stop(sigExit)
+		return goja.Undefined()
+	})
+	_ = vm.Set("store", func(call goja.FunctionCall) goja.Value {
+		key := call.Argument(0).String()
+		s, err := sb.stringify(goja.Undefined(), call.Argument(1))
+		if err != nil {
+			panic(err)
+		}
+		if goja.IsUndefined(s) {
+			delete(sb.run.store, key)
+		} else {
+			sb.run.store[key] = s.String()
+		}
+		return goja.Undefined()
+	})
+	_ = vm.Set("load", func(call goja.FunctionCall) goja.Value {
+		s, ok := sb.run.store[call.Argument(0).String()]
+		if !ok {
+			return goja.Undefined()
+		}
+		v, err := vm.RunString("(" + s + ")")
+		if err != nil {
+			return goja.Undefined()
+		}
+		return v
+	})
+	_ = vm.Set("setTimeout", func(call goja.FunctionCall) goja.Value {
+		fn, ok := goja.AssertFunction(call.Argument(0))
+		if !ok {
+			panic(vm.NewTypeError("setTimeout expects a function"))
+		}
+		delay := call.Argument(1).ToFloat()
+		if math.IsNaN(delay) || delay < 0 {
+			delay = 0
+		}
+		r := sb.run
+		r.nextID++
+		r.seq++
+		var args []goja.Value
+		if len(call.Arguments) > 2 {
+			args = append(args, call.Arguments[2:]...)
+		}
+		r.timers[r.nextID] = &timer{id: r.nextID, due: r.now + delay, seq: r.seq, fn: fn, args: args}
+		return vm.ToValue(r.nextID)
+	})
+	_ = vm.Set("clearTimeout", func(call goja.FunctionCall) goja.Value {
+		id := call.Argument(0).ToInteger()
+		delete(sb.run.timers, id)
+		return goja.Undefined()
+	})
+	sb.guardAllocations()
+	return sb
+}
+
+// guardAllocations wraps the string builders that can ask for gigabytes in
+// one native step (which goja cannot interrupt) with V8's string length
+// limit.
+func (sb *sandbox) guardAllocations() {
+	vm := sb.vm
+	strProto := vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+	rangeErr := func() {
+		ctor := vm.Get("RangeError")
+		obj, _ := vm.New(ctor, vm.ToValue("Invalid string length"))
+		panic(obj)
+	}
+	wrap := func(obj *goja.Object, name string, check func(this goja.Value, args []goja.Value)) {
+		orig, ok := goja.AssertFunction(obj.Get(name))
+		if !ok {
+			return
+		}
+		_ = obj.Set(name, func(call goja.FunctionCall) goja.Value {
+			check(call.This, call.Arguments)
+			v, err := orig(call.This, call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		})
+	}
+	strLen := func(v goja.Value) int64 {
+		if goja.IsUndefined(v) || goja.IsNull(v) {
+			return 0
+		}
+		return int64(len(v.String()))
+	}
+	arg := func(args []goja.Value, i int) goja.Value {
+		if i < len(args) {
+			return args[i]
+		}
+		return goja.Undefined()
+	}
+	wrap(strProto, "repeat", func(this goja.Value, args []goja.Value) {
+		n := arg(args, 0).ToFloat()
+		if n > 0 && float64(strLen(this))*n > v8MaxStringLength {
+			rangeErr()
+		}
+	})
+	for _, name := range []string{"padStart", "padEnd"} {
+		wrap(strProto, name, func(this goja.Value, args []goja.Value) {
+			if arg(args, 0).ToFloat() > v8MaxStringLength {
+				rangeErr()
+			}
+		})
+	}
+	arrProto := vm.Get("Array").ToObject(vm).Get("prototype").ToObject(vm)
+	wrap(arrProto, "join", func(this goja.Value, args []goja.Value) {
+		if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
+			return
+		}
+		n := this.ToObject(vm).Get("length").ToFloat()
+		sep := int64(1)
+		if s := arg(args, 0); !goja.IsUndefined(s) {
+			sep = strLen(s)
+		}
+		if n > 1 && (n-1)*float64(sep) > v8MaxStringLength {
+			rangeErr()
+		}
+	})
+	wrap(arrProto, "fill", func(this goja.Value, args []goja.Value) {
+		if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
+			return
+		}
+		if this.ToObject(vm).Get("length").ToFloat() > 1<<27 {
+			obj, _ := vm.New(vm.Get("RangeError"), vm.ToValue("Invalid array length"))
+			panic(obj)
+		}
+	})
+}
+
+// textOf converts a text() argument (§1.7): primitives by ToString,
+// anything else by JSON.stringify, "undefined" when that gives nothing.
+func (sb *sandbox) textOf(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) {
+		return "undefined"
+	}
+	if goja.IsNull(v) {
+		return "null"
+	}
+	if _, isObj := v.(*goja.Object); !isObj {
+		if _, isSym := v.(*goja.Symbol); isSym {
+			return "undefined" // JSON.stringify(symbol) gives nothing
+		}
+		return v.String()
+	}
+	s, err := sb.stringify(goja.Undefined(), v)
+	if err != nil {
+		panic(err)
+	}
+	if goja.IsUndefined(s) {
+		return "undefined"
+	}
+	return s.String()
+}
+
+func (sb *sandbox) addText(s string) {
+	if s == "" {
+		return // observed: empty text items are not emitted
+	}
+	r := sb.run
+	r.bytes += len(s)
+	if r.bytes > r.limits.MaxOutputBytes {
+		r.stop(sigOutput)
+		return
+	}
+	r.out.Items = append(r.out.Items, s)
+}
+
+func (sb *sandbox) callTool(b toolBinding, call goja.FunctionCall) goja.Value {
+	vm := sb.vm
+	p, resolve, reject := vm.NewPromise()
+	in := call.Argument(0)
+	c := Call{Tool: b.tool, Name: b.name}
+	var rej string
+	switch {
+	case b.freeform:
+		if s, ok := in.Export().(string); ok {
+			c.Arguments = s
+		} else {
+			rej = "tool `" + b.callName + "` expects a string input"
+		}
+	case len(call.Arguments) == 0 || goja.IsUndefined(in):
+		c.Arguments = map[string]any{}
+	default:
+		obj, isObj := in.(*goja.Object)
+		if !isObj || obj.ClassName() == "Array" || obj.ClassName() == "Function" {
+			rej = "tool `" + b.callName + "` expects a JSON object for arguments"
+			break
+		}
+		s, err := sb.stringify(goja.Undefined(), in)
+		if err != nil {
+			panic(err)
+		}
+		var args any
+		if err := json.Unmarshal([]byte(s.String()), &args); err != nil {
+			rej = "tool `" + b.callName + "` expects a JSON object for arguments"
+			break
+		}
+		c.Arguments = args
+	}
+	if rej != "" {
+		c.Rejected = rej
+		sb.run.out.Calls = append(sb.run.out.Calls, c)
+		_ = reject(rej)
+		return vm.ToValue(p)
+	}
+	sb.run.out.Calls = append(sb.run.out.Calls, c)
+	res := vm.NewObject()
+	item := vm.NewObject()
+	_ = item.Set("type", "text")
+	_ = item.Set("text", notExecutedText)
+	_ = res.Set("content", vm.NewArray(item))
+	_ = res.Set("isError", true)
+	_ = resolve(res)
+	return vm.ToValue(p)
+}
+
+const importHelper = "__toolfind_import"
+
+var dynamicImport = regexp.MustCompile(`(^|[^\w$.])import\s*\(`)
+
+var staticImport = regexp.MustCompile(`(?m)^\s*import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']*)["']`)
+
+// compileScript wraps and compiles a module body; a static import gives
+// Codex's "Unsupported import in exec: <specifier>" (§1.7).
+func compileScript(code string) (*goja.Program, string) {
+	if m := staticImport.FindStringSubmatch(code); m != nil {
+		return nil, "Unsupported import in exec: " + m[1]
+	}
+	// A dynamic import rejects at run time (observed: "unsupported import
+	// in exec"); goja cannot parse import(), so it becomes a call to a
+	// helper that returns that rejection.
+	code = dynamicImport.ReplaceAllString(code, "${1}"+importHelper+"(")
+	prog, err := goja.Compile(execFileName, wrapPrefix+code+wrapSuffix, true)
+	if err != nil {
+		return nil, syntaxErrorText(err)
+	}
+	return prog, ""
+}
+
+var gojaSyntaxPos = regexp.MustCompile(`^(?:[^:]*: )?Line (\d+):(\d+) (.*)$`)
+
+// syntaxErrorText renders a compile error as "SyntaxError: <message>".
+// V8's parser messages differ from goja's; the position is dropped as V8
+// does for module parse errors in Codex's output.
+func syntaxErrorText(err error) string {
+	msg := err.Error()
+	var ce *goja.CompilerSyntaxError
+	if errors.As(err, &ce) {
+		msg = ce.Message
+	}
+	msg = strings.TrimPrefix(msg, "SyntaxError: ")
+	if m := gojaSyntaxPos.FindStringSubmatch(msg); m != nil {
+		msg = m[3]
+	}
+	msg = strings.TrimPrefix(msg, execFileName+": ")
+	return "SyntaxError: " + msg
+}
+
+// exec runs one compiled script in sb.
+func (sb *sandbox) exec(prog *goja.Program, codeLines int, limits Limits, yieldMs float64) ExecOutput {
+	vm := sb.vm
+	r := &execRun{timers: map[int64]*timer{}, store: map[string]string{}, limits: limits, vm: vm}
+	sb.run = r
+	r.out.Status = "Script completed"
+	vm.ClearInterrupt()
+
+	done := make(chan struct{})
+	defer close(done)
+	deadline := time.AfterFunc(limits.Timeout, func() { r.stop(sigTimeout) })
+	defer deadline.Stop()
+	go watchHeap(limits.MaxHeapGrowth, done, func() { r.stop(sigMemory) })
+
+	fail := func(msg string) {
+		r.out.Status = "Script failed"
+		r.out.Items = append(r.out.Items, "Script error:\n"+msg)
+	}
+	handle := func(err error) bool { // true: stop the run
+		if err == nil {
+			return false
+		}
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) {
+			switch ie.Value() {
+			case sigExit:
+				return true
+			case sigTimeout:
+				r.out.Status = "Script running with cell ID 1"
+				r.out.Error = fmt.Sprintf("toolfind: the script was stopped at the %s time limit (Codex would yield it as a running cell)", limits.Timeout)
+			case sigMemory:
+				fail("RangeError: toolfind: the script was stopped after allocating more than " + humanBytes(limits.MaxHeapGrowth))
+				r.out.Error = "toolfind: memory limit exceeded"
+			case sigOutput:
+				fail("RangeError: toolfind: the script was stopped after printing more than " + humanBytes(uint64(limits.MaxOutputBytes)))
+				r.out.Error = "toolfind: output limit exceeded"
+			}
+			sb.broken = true
+			return true
+		}
+		var so *goja.StackOverflowError
+		if errors.As(err, &so) {
+			fail("RangeError: Maximum call stack size exceeded")
+			return true
+		}
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			fail(errorText(ex.Value(), codeLines))
+			return true
+		}
+		fail(err.Error())
+		return true
+	}
+
+	v, err := vm.RunProgram(prog)
+	if handle(err) {
+		return r.out
+	}
+	p, _ := v.Export().(*goja.Promise)
+	for p != nil && p.State() == goja.PromiseStatePending {
+		t := r.nextTimer()
+		if t == nil || t.due > yieldMs {
+			r.out.Status = "Script running with cell ID 1"
+			return r.out
+		}
+		delete(r.timers, t.id)
+		r.now = t.due
+		if _, err := t.fn(goja.Undefined(), t.args...); handle(err) {
+			return r.out
+		}
+	}
+	if p != nil && p.State() == goja.PromiseStateRejected {
+		fail(errorText(p.Result(), codeLines))
+	}
+	return r.out
+}
+
+func (r *execRun) nextTimer() *timer {
+	var best *timer
+	for _, t := range r.timers {
+		if best == nil || t.due < best.due || (t.due == best.due && t.seq < best.seq) {
+			best = t
+		}
+	}
+	return best
+}
+
+// watchHeap interrupts a run whose heap grows by more than limit. goja
+// has no per-runtime memory accounting; the process heap is the proxy.
+func watchHeap(limit uint64, done <-chan struct{}, stop func()) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			metrics.Read(sample)
+			if sample[0].Value.Uint64() > base+limit {
+				stop()
+				return
+			}
+		}
+	}
+}
+
+func humanBytes(n uint64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatUint(n>>30, 10) + " GiB"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatUint(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatUint(n, 10) + " bytes"
+}
+
+var gojaReadProp = regexp.MustCompile(`^TypeError: Cannot read property '(.*)' of (undefined|null)$`)
+
+// v8Message rewrites goja's wording of the commonest runtime error into
+// V8's ("Cannot read properties of null (reading 'x')").
+func v8Message(s string) string {
+	if m := gojaReadProp.FindStringSubmatch(s); m != nil {
+		return "TypeError: Cannot read properties of " + m[2] + " (reading '" + m[1] + "')"
+	}
+	return s
+}
+
+var gojaFrame = regexp.MustCompile(`^\s*at (?:(.*?) \()?` + regexp.QuoteMeta(execFileName) + `:(\d+):(\d+)\(\d+\)\)?$`)
+
+// errorText renders a thrown value as V8 prints err.stack in Codex's
+// "Script error:" item: "Name: message" and up to 10 "    at …" frames
+// of the script (lines relative to the script, as in exec_main.mjs); a
+// thrown non-Error value as its string.
+func errorText(v goja.Value, codeLines int) string {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		if v == nil {
+			return "undefined"
+		}
+		return v.String()
+	}
+	stack := obj.Get("stack")
+	head := v8Message(v.String())
+	if stack == nil || goja.IsUndefined(stack) {
+		return head
+	}
+	var frames []string
+	for _, line := range strings.Split(stack.String(), "\n") {
+		m := gojaFrame.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		ln, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		ln-- // the wrapper's first line
+		if ln < 1 || ln > codeLines {
+			continue // a frame of the wrapper itself
+		}
+		pos := fmt.Sprintf("%s:%d:%d", execFileName, ln, col)
+		name := m[1]
+		if name != "" && !strings.HasPrefix(name, "<") && name != "async" {
+			frames = append(frames, "    at "+name+" ("+pos+")")
+		} else {
+			frames = append(frames, "    at "+pos)
+		}
+		if len(frames) == 10 {
+			break
+		}
+	}
+	if len(frames) == 0 {
+		return head
+	}
+	return head + "\n" + strings.Join(frames, "\n")
+}
+
+// pragma is the parsed "// @exec:" first line (§1.1).
+type pragma struct {
+	code            string
+	yieldTimeMs     *uint64
+	maxOutputTokens *uint64
+}
+
+const maxSafeInteger = 1<<53 - 1
+
+// parseExecSource is parse_exec_source: an optional first-line pragma with
+// only yield_time_ms and max_output_tokens. A rejected input gives Codex's
+// message, which the model receives as the whole tool output.
+func parseExecSource(input string) (pragma, string) {
+	if strings.TrimSpace(input) == "" {
+		return pragma{}, "exec expects raw JavaScript source text (non-empty). Provide JS only, optionally with first-line `// @exec: {\"yield_time_ms\": 10000, \"max_output_tokens\": 1000}`."
+	}
+	first, rest, _ := strings.Cut(input, "\n")
+	directive, ok := strings.CutPrefix(strings.TrimLeft(first, " \t\r\n\v\f"), "// @exec:")
+	if !ok {
+		return pragma{code: input}, ""
+	}
+	if strings.TrimSpace(rest) == "" {
+		return pragma{}, "exec pragma must be followed by JavaScript source on subsequent lines"
+	}
+	directive = strings.TrimSpace(directive)
+	const fields = "exec pragma must be a JSON object with supported fields `yield_time_ms` and `max_output_tokens`"
+	if directive == "" {
+		return pragma{}, fields
+	}
+	var raw any
+	dec := json.NewDecoder(strings.NewReader(directive))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil || dec.More() {
+		return pragma{}, "exec pragma must be valid JSON with supported fields `yield_time_ms` and `max_output_tokens`: " + fmt.Sprint(err)
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return pragma{}, fields
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	p := pragma{code: rest}
+	for _, k := range keys {
+		if k != "yield_time_ms" && k != "max_output_tokens" {
+			return pragma{}, "exec pragma only supports `yield_time_ms` and `max_output_tokens`; got `" + k + "`"
+		}
+	}
+	for _, k := range keys {
+		if obj[k] == nil {
+			continue
+		}
+		n, ok := obj[k].(json.Number)
+		var u uint64
+		var err error
+		if ok {
+			u, err = strconv.ParseUint(string(n), 10, 64)
+		}
+		if !ok || err != nil {
+			return pragma{}, "exec pragma fields `yield_time_ms` and `max_output_tokens` must be non-negative safe integers"
+		}
+		if u > maxSafeInteger {
+			return pragma{}, "exec pragma field `" + k + "` must be a non-negative safe integer"
+		}
+		uu := u
+		if k == "yield_time_ms" {
+			p.yieldTimeMs = &uu
+		} else {
+			p.maxOutputTokens = &uu
+		}
+	}
+	return p, ""
+}

@@ -1,0 +1,163 @@
+package codexjs
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/search/bm25"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+)
+
+// Strategy is one way the model searches ALL_TOOLS: a JavaScript program
+// (run in goja) and, for the built-ins, a native Go path proven to print
+// the same text items (TestNativeMatchesGoja).
+type Strategy struct {
+	Name   string
+	Source string
+	native func(c *compiled, terms []string) [][]string
+}
+
+// The built-in strategies are the filters models write (seed "How to
+// optimise your MCP tools…": a broad dump first, then narrower filters).
+// TERMS are the query's words (see Terms).
+var builtinStrategies = []Strategy{
+	{
+		Name:   "all-terms",
+		Source: "const hits = ALL_TOOLS.filter(t => {\n  const s = (t.name + \"\\n\" + t.description).toLowerCase();\n  return TERMS.every(w => s.includes(w));\n});\ntext(JSON.stringify(hits));",
+		native: func(c *compiled, terms []string) [][]string { return c.filterJSON(terms, true) },
+	},
+	{
+		Name:   "any-term",
+		Source: "const hits = ALL_TOOLS.filter(t => {\n  const s = (t.name + \"\\n\" + t.description).toLowerCase();\n  return TERMS.some(w => s.includes(w));\n});\ntext(JSON.stringify(hits));",
+		native: func(c *compiled, terms []string) [][]string { return c.filterJSON(terms, false) },
+	},
+	{
+		Name:   "name",
+		Source: "text(ALL_TOOLS.filter(t => TERMS.every(w => t.name.toLowerCase().includes(w))).map(t => t.name).join(\"\\n\"));",
+		native: func(c *compiled, terms []string) [][]string { return c.filterNames(terms) },
+	},
+	{
+		Name:   "dump",
+		Source: "text(JSON.stringify(ALL_TOOLS));",
+		native: func(c *compiled, _ []string) [][]string { return [][]string{{c.dump}} },
+	},
+}
+
+// BuiltinStrategies returns the built-in strategies in their default order
+// (the first is the primary one).
+func BuiltinStrategies() []Strategy { return append([]Strategy(nil), builtinStrategies...) }
+
+// Terms are the words a built-in filter looks for: the query lowercased as
+// JavaScript's toLowerCase does, split at every character that is not a
+// letter, digit or _, duplicates and NLTK English stop words dropped
+// (unless every word is one).
+func Terms(query string) []string {
+	words := strings.FieldsFunc(jsLower(query), func(r rune) bool {
+		return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+	seen := map[string]bool{}
+	var all, kept []string
+	for _, w := range words {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		all = append(all, w)
+		if !bm25.IsStopWord(w) {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 {
+		return all
+	}
+	return kept
+}
+
+var lowerCaser = cases.Lower(language.Und)
+
+// jsLower is String.prototype.toLowerCase as goja implements it: ASCII
+// bytes directly, anything else through x/text/cases (full Unicode
+// mappings, final sigma), which is also V8's behaviour for these
+// mappings.
+func jsLower(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	r := []rune(lowerCaser.String(s))
+	// goja's workaround for U+0345 before a final sigma.
+	for i := 0; i < len(r)-1; i++ {
+		if (i == 0 || r[i-1] != 0x3b1) && r[i] == 0x345 && r[i+1] == 0x3c2 {
+			i++
+			r[i] = 0x3c3
+		}
+	}
+	return string(r)
+}
+
+// filterJSON prints JSON.stringify of the matching entries as pieces:
+// "[", the entries' JSON separated by ",", "]".
+func (c *compiled) filterJSON(terms []string, all bool) [][]string {
+	parts := []string{"["}
+	n := 0
+	for i := range c.entries {
+		s := c.lower[i]
+		ok := all
+		for _, w := range terms {
+			has := strings.Contains(s, w)
+			if all && !has {
+				ok = false
+				break
+			}
+			if !all && has {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if n > 0 {
+			parts = append(parts, ",")
+		}
+		parts = append(parts, c.json[i])
+		n++
+	}
+	return [][]string{append(parts, "]")}
+}
+
+// filterNames prints the matching names, one per line.
+func (c *compiled) filterNames(terms []string) [][]string {
+	var parts []string
+	for i, e := range c.entries {
+		ok := true
+		for _, w := range terms {
+			if !strings.Contains(c.lowerName[i], w) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		if len(parts) > 0 {
+			parts = append(parts, "\n")
+		}
+		parts = append(parts, e.Name)
+	}
+	if len(parts) == 0 {
+		return nil // text("") adds no item
+	}
+	return [][]string{parts}
+}
