@@ -1,0 +1,68 @@
+package claude
+
+import (
+	"context"
+	"syscall"
+	"testing"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// benchQueries are keyword queries of the kinds models write.
+var benchQueries = []string{"invoice", "create pull request", "list files in directory", "+github issue comment", "sql"}
+
+// benchSearch also reports cpu-ns/op, the process CPU time per query
+// (getrusage): on a shared, oversubscribed machine ns/op counts time spent
+// waiting for a core, cpu-ns/op only the work.
+func benchSearch(b *testing.B, s *Simulator, q string) {
+	ctx := context.Background()
+	query := search.Query{Text: q}
+	b.ReportAllocs()
+	start := cpuTime()
+	n := 0
+	for b.Loop() {
+		if _, err := s.Search(ctx, query); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if n > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
+	}
+}
+
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkSearchDemo: the embedded demo catalog (15 MCP tools + 11 built-ins).
+func BenchmarkSearchDemo(b *testing.B) {
+	s := New(corpus.Demo(), V2_1_328, DefaultOptions())
+	for _, q := range benchQueries {
+		b.Run(slug(q), func(b *testing.B) { benchSearch(b, s, q) })
+	}
+}
+
+// BenchmarkSearchShared: all 15 shared catalogs merged (1,111 tools).
+func BenchmarkSearchShared(b *testing.B) {
+	s := New(sharedCatalog(b), V2_1_328, DefaultOptions())
+	for _, q := range benchQueries {
+		b.Run(slug(q), func(b *testing.B) { benchSearch(b, s, q) })
+	}
+	b.Run("select", func(b *testing.B) { benchSearch(b, s, "select:list_issues,browser_click,read_file") })
+	b.Run("punctuation", func(b *testing.B) { benchSearch(b, s, "read-only x-ms-version") })
+}
+
+// BenchmarkNewShared: building the simulator (pool, sort, index) once.
+func BenchmarkNewShared(b *testing.B) {
+	cat := sharedCatalog(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		New(cat, V2_1_328, DefaultOptions())
+	}
+}

@@ -1,0 +1,62 @@
+package claude_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolfind/toolfind/claude"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// The seed article's example: what Claude Code 2.1.328 returns for
+// "invoice" over the demo catalog.
+func Example() {
+	sim := claude.New(corpus.Demo(), claude.V2_1_328, claude.DefaultOptions())
+	res, _ := sim.Search(context.Background(), search.Query{Text: "invoice"})
+	for _, h := range res.Hits {
+		fmt.Println(h.Rank, h.Name, h.Score, h.Why)
+	}
+	// Output:
+	// 1 mcp__billing__invoice_lookup 16 [invoice: part "invoice" +12; coarse "invoice_lookup" contains +4]
+	// 2 mcp__billing__findInvoice 10 [invoice: part "findinvoice" contains +6; coarse "findinvoice" contains +4]
+	// 3 mcp__billing__export 4 [invoice: hint +4]
+	// 4 mcp__billing__digest 2 [invoice: description +2]
+}
+
+// Through the registry, as the CLI does: the builtins option off.
+func Example_registry() {
+	p, _ := search.Lookup("claude@2.1.328")
+	sim, _ := search.Build(p, corpus.Demo(), search.Options{"builtins": "false"})
+	res, _ := sim.Search(context.Background(), search.Query{Text: "notes"})
+	for _, h := range res.Hits {
+		fmt.Println(h.Name, h.Score)
+	}
+	// Output:
+	// mcp__accounts__add_notes 18
+}
+
+// select: loads tools by name; Shown is what the model then reads.
+func ExampleSimulator_Search_select() {
+	sim := claude.New(corpus.Demo(), claude.V2_1_328, claude.DefaultOptions())
+	res, _ := sim.Search(context.Background(), search.Query{Text: "select:ledger"})
+	fmt.Println(res.Shown)
+	fmt.Println(res.ShownTokens, "tokens")
+	// Output:
+	// <functions>
+	// <function>{"description": "Summarizes invoices.", "name": "mcp__billing__ledger", "parameters": {"type":"object","properties":{}}}</function>
+	// </functions>
+	// 22 tokens
+}
+
+// View shows one tool's loaded definition; Problems lists what Claude Code
+// drops, hides or loads up front.
+func ExampleSimulator_Problems() {
+	sim := claude.New(corpus.Demo(), claude.V2_1_328, claude.DefaultOptions())
+	for _, p := range sim.Problems() {
+		fmt.Println(p.Code, p.Server+"/"+p.Tool)
+	}
+	// Output:
+	// claude-always-loaded billing/customer_lookup
+	// claude-hidden tickets/render_board
+}

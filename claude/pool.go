@@ -1,0 +1,413 @@
+package claude
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
+)
+
+// BuiltinServer is the server part of the ToolIDs this package gives
+// Claude Code's own tools: "builtin/WebFetch", "builtin/Read".
+const BuiltinServer = "builtin"
+
+// maxNameLen is the longest full name mcp__server__tool that Claude Code
+// 2.1.328 keeps; longer tools are skipped (spec §2; probed: 128 kept, 129
+// skipped).
+const maxNameLen = 128
+
+// propertyKey is the pattern top-level property keys must match, or the
+// tool is skipped (spec §2, §3).
+var propertyKey = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+
+// entry is one tool of Claude Code's tool pool, with everything the search
+// needs precomputed.
+type entry struct {
+	name  string // the name the model sees: mcp__server__tool or WebFetch
+	lower string // jsLower(name)
+	id    corpus.ToolID
+	tool  *corpus.Tool   // nil for Claude Code's own tools
+	srv   *corpus.Server // nil for Claude Code's own tools
+	bi    *builtin       // deferred built-in facts; nil otherwise
+	mcp   bool
+	// deferred: in the search pool (not always-loaded, not a core tool).
+	deferred bool
+	// bareRaw and bareSan are the MCP tool name as published and
+	// sanitised, for select: (spec §1).
+	bareRaw, bareSan string
+
+	// Search fields (spec §1), all lowercase.
+	parts, coarse []string
+	full          string
+	desc          string // listed description (or built-in token text)
+	hint          string
+	hasHint       bool
+
+	// What the model reads once the tool is loaded (spec §3); line is its
+	// <function> line, rendered once on first use.
+	line       func() string
+	loadedDesc string
+	schemaJSON string
+	tokens     int
+	descCut    bool // the listed description was cut
+}
+
+// problem is one thing Claude Code does to a catalog's tool or server that
+// its author should know (turned into a corpus.Diagnostic by New).
+type problem struct {
+	sev     corpus.Severity
+	code    string
+	server  *corpus.Server
+	tool    string
+	field   string
+	message string
+}
+
+// Diagnostic codes reported by Problems (search.Reporter). They are stable.
+const (
+	CodeServerDropped   = "claude-server-dropped"         // error: the whole server contributes nothing (§2)
+	CodeToolSkipped     = "claude-tool-skipped"           // error: this tool is left out (§2)
+	CodeHidden          = "claude-hidden"                 // warning: _meta.ui.visibility hides it (§2)
+	CodeDuplicate       = "claude-duplicate"              // warning: repeated name, the first definition wins (§2)
+	CodeNameCollision   = "claude-name-collision"         // warning: two tools sanitise to one name, the first in pool order wins
+	CodeDescriptionCut  = "claude-description-cut"        // warning: the listed (searched) description is cut (§3)
+	CodeDescriptionLoad = "claude-description-cut-loaded" // warning: cut even once loaded (§3)
+	CodeRenamed         = "claude-renamed"                // info: the model sees a sanitised name (§2)
+	CodeAlwaysLoaded    = "claude-always-loaded"          // info: loaded up front, not searchable (§2)
+)
+
+// buildPool turns a catalog into Claude Code's tool pool (spec §2): whole
+// servers dropped when one tool fails the MCP SDK's tools/list validation,
+// tools skipped, hidden or deduplicated, names sanitised, then sorted
+// built-ins first, each group by localeCompare (spec §1 "Pool and tie
+// order").
+func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, problems []problem) {
+	listCap, loadCap, hintCap := prof.ListCap, prof.LoadCap, prof.HintCap
+	if opts.MaxDescription > 0 {
+		listCap, loadCap = opts.MaxDescription, opts.MaxDescription
+	}
+
+	// Tools the corpus could not parse at all (not an object, no string
+	// name) fail the SDK's validation just the same: their server is gone.
+	unparsable := map[*corpus.Server]string{}
+	for _, d := range cat.Diagnostics {
+		if d.Code != corpus.CodeToolNotObject && d.Code != corpus.CodeNameMissing {
+			continue
+		}
+		for _, s := range cat.Servers {
+			if s.Name == d.Server && s.Source == d.File {
+				if _, ok := unparsable[s]; !ok {
+					unparsable[s] = d.Field + ": " + d.Message
+				}
+			}
+		}
+	}
+
+	var builtins, mcps []*entry
+	if opts.Builtins {
+		for i := range deferredBuiltins {
+			b := &deferredBuiltins[i]
+			if slices.Contains(prof.NoBuiltins, b.Name) {
+				continue
+			}
+			e := newBuiltinEntry(b.Name, prof)
+			e.bi, e.deferred = b, true
+			e.desc, e.hint, e.hasHint = b.Desc, b.Hint, b.HasHint
+			// Built-in texts are Claude Code's own and not kept; the size
+			// estimate uses the description length only (spec §3 formula).
+			e.tokens = search.CeilDiv(2*b.DescChars, 5)
+			builtins = append(builtins, e)
+		}
+	}
+	for _, name := range coreTools {
+		builtins = append(builtins, newBuiltinEntry(name, prof))
+	}
+
+	for _, s := range cat.Servers {
+		if why, ok := unparsable[s]; ok {
+			problems = append(problems, problem{corpus.Error, CodeServerDropped, s, "", "tools",
+				"Claude Code drops every tool of this server: its tools/list answer fails validation (" + why + ")"})
+			continue
+		}
+		if t, field, why := serverFailure(s); t != nil {
+			problems = append(problems, problem{corpus.Error, CodeServerDropped, s, t.Name, field,
+				fmt.Sprintf("Claude Code drops every tool of this server: tool %q fails tools/list validation (%s)", t.Name, why)})
+			continue
+		}
+		server := sanitize(s.Name)
+		seen := map[string]bool{}
+		for _, t := range s.Tools {
+			if seen[t.Name] {
+				problems = append(problems, problem{corpus.Warning, CodeDuplicate, s, t.Name, "name",
+					"tool name repeated in this server; Claude Code keeps the first definition"})
+				continue
+			}
+			seen[t.Name] = true
+			wire := "mcp__" + server + "__" + sanitize(t.Name)
+			if field, why := toolFailure(t, wire); why != "" {
+				problems = append(problems, problem{corpus.Error, CodeToolSkipped, s, t.Name, field, "Claude Code skips this tool: " + why})
+				continue
+			}
+			if hidden, why := hiddenFromModel(t); hidden {
+				problems = append(problems, problem{corpus.Warning, CodeHidden, s, t.Name, "_meta.ui.visibility",
+					"hidden from the model: " + why})
+				continue
+			}
+			if wire != "mcp__"+s.Name+"__"+t.Name {
+				problems = append(problems, problem{corpus.Info, CodeRenamed, s, t.Name, "name",
+					fmt.Sprintf("the model sees it as %s (characters outside [A-Za-z0-9_-] become _)", wire)})
+			}
+			e := newMCPEntry(s, t, wire, prof, listCap, loadCap, hintCap)
+			if e.descCut {
+				problems = append(problems, problem{corpus.Warning, CodeDescriptionCut, s, t.Name, "description",
+					fmt.Sprintf("description has %d characters; Claude Code lists only the first %d and searches only those", search.UTF16Len(t.Description), listCap)})
+			}
+			if search.UTF16Len(t.Description) > loadCap && loadCap != listCap {
+				problems = append(problems, problem{corpus.Warning, CodeDescriptionLoad, s, t.Name, "description",
+					fmt.Sprintf("description is cut to %d characters even once the tool is loaded", loadCap)})
+			}
+			if !e.deferred {
+				problems = append(problems, problem{corpus.Info, CodeAlwaysLoaded, s, t.Name, "_meta.anthropic/alwaysLoad",
+					"always loaded: sent to the model up front, never returned by keyword search (select: still finds it)"})
+			}
+			mcps = append(mcps, e)
+		}
+	}
+
+	sortEntries(builtins)
+	sortEntries(mcps)
+	// Same wire name twice (e.g. "a.b" and "a_b"): the pool keeps the
+	// first in pool order (assembleToolPool's uniqBy, background §3).
+	kept := mcps[:0]
+	byName := map[string]*entry{}
+	for _, e := range mcps {
+		if first, ok := byName[e.name]; ok {
+			problems = append(problems, problem{corpus.Warning, CodeNameCollision, e.srv, e.tool.Name, "name",
+				fmt.Sprintf("sanitised name %s collides with %s; Claude Code keeps only the first", e.name, first.id)})
+			continue
+		}
+		byName[e.name] = e
+		kept = append(kept, e)
+	}
+	return append(builtins, kept...), problems
+}
+
+func newBuiltinEntry(name string, prof Profile) *entry {
+	e := &entry{name: name, lower: jsLower(name), id: corpus.NewToolID(BuiltinServer, name)}
+	e.line = sync.OnceValue(func() string { return functionLine(e) })
+	// Built-in names (spec §1): camelCase split; coarse = the whole name.
+	e.parts = splitBuiltinName(name)
+	if prof.Coarse {
+		e.coarse = []string{jsLower(name)}
+	}
+	e.full = strings.Join(e.parts, " ")
+	return e
+}
+
+func newMCPEntry(s *corpus.Server, t *corpus.Tool, wire string, prof Profile, listCap, loadCap, hintCap int) *entry {
+	e := &entry{name: wire, lower: jsLower(wire), id: t.ID(), tool: t, srv: s, mcp: true,
+		bareRaw: t.Name, bareSan: sanitize(t.Name)}
+	if v, ok := t.MetaBool("anthropic/alwaysLoad"); !ok || !v {
+		e.deferred = true // spec §2: only === true loads it up front
+	}
+	if prof.Coarse {
+		// spec §1: coarse = [lower(server), lower(tool)], empty ones
+		// dropped; parts = each split on [\s_.]+.
+		for _, c := range []string{jsLower(s.Name), jsLower(t.Name)} {
+			if c != "" {
+				e.coarse = append(e.coarse, c)
+				e.parts = append(e.parts, splitCoarse(c)...)
+			}
+		}
+	} else {
+		e.parts = splitLegacy(wire)
+	}
+	e.full = strings.Join(e.parts, " ")
+	listed, cut := capText(t.Description, listCap)
+	e.desc, e.descCut = jsLower(listed), cut
+	if h, ok := t.MetaString("anthropic/searchHint"); ok {
+		e.hint, e.hasHint = normalizeHint(h, hintCap)
+	}
+	e.loadedDesc, _ = capText(t.Description, loadCap)
+	if t.InputSchema.Kind != ojson.Invalid {
+		e.schemaJSON = t.InputSchema.JS("")
+	}
+	// spec §3: ceil((UTF-8 bytes of schema JSON + description) / 2.5).
+	e.tokens = search.CeilDiv(2*(len(e.schemaJSON)+len(e.loadedDesc)), 5)
+	e.line = sync.OnceValue(func() string { return functionLine(e) })
+	return e
+}
+
+// sortEntries sorts by localeCompare of the name, stably (spec §1).
+func sortEntries(es []*entry) {
+	names := make([]string, len(es))
+	for i, e := range es {
+		names[i] = e.name
+	}
+	keys := search.LocaleKeys(names)
+	idx := make([]int, len(es))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return bytes.Compare(keys[idx[a]], keys[idx[b]]) < 0 })
+	sorted := make([]*entry, len(es))
+	for i, j := range idx {
+		sorted[i] = es[j]
+	}
+	copy(es, sorted)
+}
+
+// serverFailure finds the first tool whose definition fails the MCP SDK's
+// tools/list validation, which makes Claude Code drop the whole server
+// (spec §2 table; further cases probed on 2.1.328 with the oracle: a
+// non-string or null description or title, an inputSchema whose "type" is
+// not "object", non-string "required" entries, a non-object outputSchema,
+// _meta or annotations, a non-boolean annotation hint, non-array icons).
+func serverFailure(s *corpus.Server) (t *corpus.Tool, field, why string) {
+	for _, t := range s.Tools {
+		if f, w := toolSchemaFailure(t.Value); w != "" {
+			return t, f, w
+		}
+	}
+	return nil, "", ""
+}
+
+func toolSchemaFailure(v ojson.Value) (field, why string) {
+	optString := func(key string) (string, string) {
+		if x, ok := v.Get(key); ok && x.Kind != ojson.String {
+			return key, fmt.Sprintf("%s is a %s, not a string", key, x.Kind)
+		}
+		return "", ""
+	}
+	if f, w := optString("title"); w != "" {
+		return f, w
+	}
+	if f, w := optString("description"); w != "" {
+		return f, w
+	}
+	in, ok := v.Get("inputSchema")
+	switch {
+	case !ok:
+		return "inputSchema", "inputSchema is missing"
+	case in.Kind != ojson.Object:
+		return "inputSchema", fmt.Sprintf("inputSchema is a %s, not an object", in.Kind)
+	}
+	if ty, ok := in.Get("type"); !ok || ty.Kind != ojson.String || ty.Str != "object" {
+		return "inputSchema.type", `inputSchema.type is not "object"`
+	}
+	if p, ok := in.Get("properties"); ok && p.Kind != ojson.Object {
+		return "inputSchema.properties", fmt.Sprintf("properties is a %s, not an object", p.Kind)
+	}
+	if r, ok := in.Get("required"); ok {
+		if r.Kind != ojson.Array {
+			return "inputSchema.required", fmt.Sprintf("required is a %s, not an array", r.Kind)
+		}
+		for i, e := range r.Array {
+			if e.Kind != ojson.String {
+				return fmt.Sprintf("inputSchema.required[%d]", i), fmt.Sprintf("required entry is a %s, not a string", e.Kind)
+			}
+		}
+	}
+	for _, key := range []string{"outputSchema", "_meta", "annotations"} {
+		if x, ok := v.Get(key); ok && x.Kind != ojson.Object {
+			return key, fmt.Sprintf("%s is a %s, not an object", key, x.Kind)
+		}
+	}
+	if a, ok := v.Get("annotations"); ok {
+		if x, ok := a.Get("title"); ok && x.Kind != ojson.String {
+			return "annotations.title", fmt.Sprintf("annotations.title is a %s, not a string", x.Kind)
+		}
+		for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+			if x, ok := a.Get(k); ok && x.Kind != ojson.Bool {
+				return "annotations." + k, fmt.Sprintf("annotations.%s is a %s, not a boolean", k, x.Kind)
+			}
+		}
+	}
+	if x, ok := v.Get("icons"); ok && x.Kind != ojson.Array {
+		return "icons", fmt.Sprintf("icons is a %s, not an array", x.Kind)
+	}
+	return "", ""
+}
+
+// toolFailure reports why Claude Code skips one tool while keeping the rest
+// of its server (spec §2; probed on 2.1.328): a top-level property key
+// failing ^[a-zA-Z0-9_.-]{1,64}$, a property schema (at any depth of
+// "properties") that is neither an object nor a boolean, or a full name
+// longer than 128 characters.
+func toolFailure(t *corpus.Tool, wire string) (field, why string) {
+	if n := len(wire); n > maxNameLen {
+		return "name", fmt.Sprintf("full name %s… has %d characters, over Claude Code's limit of %d", wire[:40], n, maxNameLen)
+	}
+	props, ok := t.InputSchema.Get("properties")
+	if !ok || props.Kind != ojson.Object {
+		return "", ""
+	}
+	for _, k := range props.Keys() {
+		if !propertyKey.MatchString(k) {
+			return "inputSchema.properties", fmt.Sprintf("property key %q fails ^[a-zA-Z0-9_.-]{1,64}$", clip(k, 60))
+		}
+	}
+	if path := badPropertySchema(props, "inputSchema.properties", 0); path != "" {
+		return path, "property schema " + path + " is neither an object nor a boolean"
+	}
+	return "", ""
+}
+
+func badPropertySchema(props ojson.Value, path string, depth int) string {
+	if depth > 200 {
+		return ""
+	}
+	for _, m := range props.Members {
+		p := path + "." + m.Key
+		switch m.Value.Kind {
+		case ojson.Bool:
+		case ojson.Object:
+			if sub, ok := m.Value.Get("properties"); ok && sub.Kind == ojson.Object {
+				if bad := badPropertySchema(sub, p+".properties", depth+1); bad != "" {
+					return bad
+				}
+			}
+		default:
+			return p
+		}
+	}
+	return ""
+}
+
+// hiddenFromModel is the MCP Apps rule as 2.1.328 applies it (spec §2;
+// probed): _meta.ui.visibility present and not including "model". An array
+// needs the element "model"; a string is tested with String.includes, so
+// "app" hides the tool.
+func hiddenFromModel(t *corpus.Tool) (bool, string) {
+	v := t.Meta.Lookup("ui", "visibility")
+	switch v.Kind {
+	case ojson.Array:
+		for _, e := range v.Array {
+			if e.Kind == ojson.String && e.Str == "model" {
+				return false, ""
+			}
+		}
+		return true, `visibility ` + v.JS("") + ` does not include "model"`
+	case ojson.String:
+		if strings.Contains(v.Str, "model") {
+			return false, ""
+		}
+		return true, `visibility ` + v.JS("") + ` does not include "model"`
+	}
+	return false, ""
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,573 @@
+package claude
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
+)
+
+// Limits on the ToolSearch input (spec §1 "Input").
+const (
+	DefaultMaxResults = 5     // max_results when the model omits it
+	maxQueryLen       = 16384 // the query is cut to this many characters
+	maxTerms          = 32    // a keyword query keeps its first 32 words
+	maxSelectNames    = 64    // a select: list keeps at most 64 names
+)
+
+// NoMatch is the whole result text when nothing is found (spec §1).
+const NoMatch = "No matching deferred tools found"
+
+// Scoring weights (spec §1 step 6): MCP tool / built-in.
+type weights struct{ partEq, partSub, coarseEq, coarseSub int }
+
+var (
+	mcpWeights     = weights{partEq: 12, partSub: 6, coarseEq: 12, coarseSub: 4}
+	builtinWeights = weights{partEq: 10, partSub: 5, coarseEq: 10, coarseSub: 3}
+)
+
+// Weights of the signals that do not depend on the tool kind (spec §1).
+const (
+	fullWeight = 3 // term in the joined parts, only while the total is 0
+	hintWeight = 4
+	descWeight = 2
+)
+
+// Simulator is Claude Code's ToolSearch over one catalog. It is immutable
+// after New and safe for concurrent use.
+type Simulator struct {
+	prof     Profile
+	opts     Options
+	pool     []*entry // the whole tool pool, in pool order
+	deferred []*entry // the search pool, in pool order
+	idx      *index
+	byID     map[corpus.ToolID]*entry
+	// exact and exactLower map a name (lowercased) to the first tool with
+	// it, deferred pool first, then the whole pool (spec §1 step 1).
+	exact, exactLower map[string]*entry
+	problems          []corpus.Diagnostic
+	notes             []string
+}
+
+var (
+	_ search.Simulator = (*Simulator)(nil)
+	_ search.Viewer    = (*Simulator)(nil)
+	_ search.Reporter  = (*Simulator)(nil)
+)
+
+// New builds the simulator for a catalog. It never fails: what Claude Code
+// would reject is left out and reported by Problems.
+func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
+	pool, probs := buildPool(cat, prof, opts)
+	s := &Simulator{prof: prof, opts: opts, pool: pool, byID: map[corpus.ToolID]*entry{}}
+	for _, e := range pool {
+		if e.deferred {
+			s.deferred = append(s.deferred, e)
+		}
+		if _, ok := s.byID[e.id]; !ok {
+			s.byID[e.id] = e
+		}
+	}
+	s.idx = newIndex(s.deferred)
+	s.exact, s.exactLower = map[string]*entry{}, map[string]*entry{}
+	for _, list := range [][]*entry{s.deferred, s.pool} {
+		for _, e := range list {
+			if _, ok := s.exact[e.name]; !ok {
+				s.exact[e.name] = e
+			}
+			if _, ok := s.exactLower[e.lower]; !ok {
+				s.exactLower[e.lower] = e
+			}
+		}
+	}
+	var dropped []string
+	hidden, skipped := 0, 0
+	for _, p := range probs {
+		d := corpus.Diagnostic{Severity: p.sev, Code: p.code, Tool: p.tool, Field: p.field, Message: p.message}
+		if p.server != nil {
+			d.File, d.Server = p.server.Source, p.server.Name
+		}
+		s.problems = append(s.problems, d)
+		switch p.code {
+		case CodeServerDropped:
+			dropped = append(dropped, p.server.Name)
+		case CodeHidden:
+			hidden++
+		case CodeToolSkipped:
+			skipped++
+		}
+	}
+	if len(dropped) > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("servers dropped whole (a tool fails tools/list validation): %s", strings.Join(dropped, ", ")))
+	}
+	if skipped > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("%d %s skipped (bad property key or schema, or name over %d characters)", skipped, plural(skipped, "tool", "tools"), maxNameLen))
+	}
+	if hidden > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("%d %s hidden from the model by _meta.ui.visibility", hidden, plural(hidden, "tool", "tools")))
+	}
+	return s
+}
+
+// Client returns the profile's id.
+func (s *Simulator) Client() search.ClientID {
+	return search.ClientID{Name: "claude", Version: s.prof.Version}
+}
+
+// Problems lists the catalog's tools that Claude Code drops, skips, hides,
+// renames or loads up front (search.Reporter).
+func (s *Simulator) Problems() []corpus.Diagnostic {
+	return append([]corpus.Diagnostic(nil), s.problems...)
+}
+
+// Search runs one ToolSearch call.
+func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return search.Result{}, err
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultMaxResults
+	}
+	res := search.Result{Client: s.Client().String(), Limit: limit}
+	text, _ := search.SliceUTF16(q.Text, maxQueryLen)
+
+	var hits []*entry
+	var why [][]string
+	var note string
+	var scores []int
+	matched := 0
+	isSelect := false
+	if names, ok := parseSelect(text); ok {
+		isSelect = true
+		hits, why = s.selectTools(names)
+		matched = len(hits)
+		note = fmt.Sprintf("select: %d of %d %s found; max_results does not apply", len(hits), len(names), plural(len(names), "name", "names"))
+	} else {
+		hits, scores, why, note, matched = s.keyword(text, limit)
+	}
+
+	res.Hits = make([]search.Hit, len(hits))
+	for i, e := range hits {
+		h := search.Hit{Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1, Tool: e.id, Name: e.name, Why: why[i]}
+		if scores != nil {
+			h.Score = float64(scores[i])
+		}
+		res.Hits[i] = h
+	}
+	res.Shown, res.ShownTokens = s.render(hits)
+	if len(hits) == 0 && !isSelect {
+		if loaded := s.alreadyLoaded(jsTrim(text)); loaded != nil {
+			// Observed on 2.1.328: the query customer_lookup, the bare name
+			// of an always-loaded tool, finds nothing and Claude Code adds
+			// this reminder to the same turn ("Customer_Lookup" and
+			// "customer" do not trigger it).
+			r := "<system-reminder>\nAlready available in this conversation: " + loaded.name + ". Call it directly.\n</system-reminder>"
+			res.Shown += "\n\n" + r
+			res.ShownTokens = search.CeilDiv(2*len(res.Shown), 5)
+			note = "the query names an always-loaded tool: " + loaded.name
+		}
+	}
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	res.Notes = append(res.Notes, s.notes...)
+	res.Extra = map[string]any{"pool_size": len(s.deferred), "matched": matched}
+	return res, nil
+}
+
+// alreadyLoaded returns the always-loaded MCP tool whose bare name (raw
+// or sanitised) is exactly q, if any.
+func (s *Simulator) alreadyLoaded(q string) *entry {
+	for _, e := range s.pool {
+		if e.mcp && !e.deferred && (e.bareRaw == q || e.bareSan == q) {
+			return e
+		}
+	}
+	return nil
+}
+
+// parseSelect matches /^select:(.+)$/i: "." stops at line terminators, so a
+// query with a newline after "select:" is a keyword query (observed on
+// 2.1.328). Names are split on ",", trimmed, empties dropped, at most 64.
+func parseSelect(text string) ([]string, bool) {
+	if len(text) < 8 || !strings.EqualFold(text[:7], "select:") {
+		return nil, false
+	}
+	rest := text[7:]
+	if strings.ContainsAny(rest, "\n\r\u2028\u2029") {
+		return nil, false
+	}
+	var names []string
+	for _, n := range strings.Split(rest, ",") {
+		if n = jsTrim(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) > maxSelectNames {
+		names = names[:maxSelectNames]
+	}
+	return names, true
+}
+
+// selectTools looks each name up case-sensitively (spec §1 "select:"): the
+// tool with exactly that name, deferred pool first, then the whole pool;
+// else (2.1.156+) every MCP tool whose bare name, raw or sanitised, is that
+// name. Order of the names, duplicates dropped, unknown names left out.
+func (s *Simulator) selectTools(names []string) ([]*entry, [][]string) {
+	var out []*entry
+	var why [][]string
+	seen := map[*entry]bool{}
+	add := func(e *entry, w string) {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+			why = append(why, []string{w})
+		}
+	}
+	for _, n := range names {
+		if e := s.exact[n]; e != nil {
+			add(e, fmt.Sprintf("select: %q is its name", n))
+			continue
+		}
+		if !s.prof.Coarse {
+			continue
+		}
+		for _, e := range s.pool {
+			if e.mcp && (e.bareRaw == n || e.bareSan == n) {
+				add(e, fmt.Sprintf("select: %q is its tool name", n))
+			}
+		}
+	}
+	return out, why
+}
+
+// keyword is spec §1 "Keyword search".
+func (s *Simulator) keyword(text string, limit int) (hits []*entry, scores []int, why [][]string, note string, matched int) {
+	q := jsTrim(text)
+	if q == "" {
+		return nil, nil, nil, "", 0
+	}
+	ql := jsLower(q)
+	// Step 1: exact name, case-sensitive then case-insensitive (2.1.88:
+	// case-insensitive only), deferred pool first, then every tool.
+	var e *entry
+	if s.prof.Coarse {
+		e = s.exact[q]
+	}
+	if e == nil {
+		e = s.exactLower[ql]
+	}
+	if e != nil {
+		w := fmt.Sprintf("exact name %q", q)
+		n := fmt.Sprintf("exact-name shortcut: the query is the name of %s", e.name)
+		if !e.deferred {
+			n += " (already loaded)"
+		}
+		return []*entry{e}, nil, [][]string{{w}}, n, 1
+	}
+	// Step 2: mcp__ prefix.
+	if strings.HasPrefix(ql, "mcp__") && search.UTF16Len(ql) > 5 {
+		for _, e := range s.deferred {
+			if strings.HasPrefix(e.lower, ql) {
+				matched++
+				if len(hits) < limit {
+					hits = append(hits, e)
+					why = append(why, []string{fmt.Sprintf("name starts with %q", ql)})
+				}
+			}
+		}
+		if len(hits) > 0 {
+			return hits, nil, why, fmt.Sprintf("prefix shortcut: %d deferred %s start with %q", matched, plural(matched, "tool", "tools"), ql), matched
+		}
+		matched = 0
+	}
+	// Steps 3–7.
+	terms, nreq := parseTerms(ql)
+	n := len(s.deferred)
+	buf := make([]uint8, n*len(terms))
+	flags := make([][]uint8, len(terms))
+	for k, t := range terms {
+		flags[k] = buf[k*n : (k+1)*n : (k+1)*n]
+		s.idx.flags(t, flags[k])
+	}
+	var top topK
+	top.init(limit)
+	for i, e := range s.deferred {
+		if !passesRequired(flags[:nreq], i) {
+			continue
+		}
+		sc := 0
+		for k := range terms {
+			sc += termScore(e, flags[k][i], sc)
+		}
+		if sc > 0 {
+			matched++
+			top.add(scored{i, sc})
+		}
+	}
+	for _, f := range top.result() {
+		e := s.deferred[f.i]
+		hits = append(hits, e)
+		scores = append(scores, f.score)
+		why = append(why, explain(e, terms, nreq))
+	}
+	return hits, scores, why, "", matched
+}
+
+type scored struct{ i, score int }
+
+// topK keeps the first k items of a stable sort by score, highest first,
+// of the items added in pool order: an item enters only by beating a score
+// strictly, so equal scores keep pool order (spec §1 step 7). Small k use
+// insertion into a sorted list; large k collect everything and sort.
+type topK struct {
+	k     int
+	items []scored
+	all   bool
+}
+
+func (t *topK) init(k int) {
+	t.k = k
+	t.all = k > 64
+}
+
+func (t *topK) add(x scored) {
+	if t.all {
+		t.items = append(t.items, x)
+		return
+	}
+	if len(t.items) == t.k && t.items[len(t.items)-1].score >= x.score {
+		return
+	}
+	j := len(t.items)
+	for j > 0 && t.items[j-1].score < x.score {
+		j--
+	}
+	if len(t.items) < t.k {
+		t.items = append(t.items, scored{})
+	}
+	copy(t.items[j+1:], t.items[j:len(t.items)-1])
+	t.items[j] = x
+}
+
+func (t *topK) result() []scored {
+	if t.all {
+		slices.SortStableFunc(t.items, func(a, b scored) int { return b.score - a.score })
+		if len(t.items) > t.k {
+			return t.items[:t.k]
+		}
+	}
+	return t.items
+}
+
+// parseTerms splits the lowercased query into terms (spec §1 step 3): the
+// first 32 whitespace-separated words; "+word" (longer than one character)
+// is required. It returns the scored terms, required ones first, and how
+// many are required.
+func parseTerms(ql string) (terms []string, nreq int) {
+	words := jsFields(ql)
+	if len(words) > maxTerms {
+		words = words[:maxTerms]
+	}
+	var req, opt []string
+	for _, w := range words {
+		if strings.HasPrefix(w, "+") && search.UTF16Len(w) > 1 {
+			req = append(req, w[1:])
+		} else {
+			opt = append(opt, w)
+		}
+	}
+	return append(req, opt...), len(req)
+}
+
+// passesRequired is spec §1 step 5: every required term is in a part or a
+// coarse part (equal or contained), or a whole word of the description or
+// hint.
+func passesRequired(req [][]uint8, i int) bool {
+	for _, f := range req {
+		if f[i]&(fPartSub|fCoarseSub|fDesc|fHint) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// termScore is one term's points for a tool whose running total is total
+// (spec §1 step 6).
+func termScore(e *entry, f uint8, total int) int {
+	w := builtinWeights
+	if e.mcp {
+		w = mcpWeights
+	}
+	s := 0
+	switch {
+	case f&fPartEq != 0:
+		s += w.partEq
+	case f&fPartSub != 0:
+		s += w.partSub
+	}
+	switch {
+	case f&fCoarseEq != 0:
+		s += w.coarseEq
+	case f&fCoarseSub != 0:
+		s += w.coarseSub
+	}
+	if total+s == 0 && f&fFull != 0 {
+		s += fullWeight
+	}
+	if f&fHint != 0 {
+		s += hintWeight
+	}
+	if f&fDesc != 0 {
+		s += descWeight
+	}
+	return s
+}
+
+// explain spells out a hit's score, one entry per term that scored, e.g.
+// `invoice: part "invoice" +12; coarse "invoice_lookup" contains +4`.
+func explain(e *entry, terms []string, nreq int) []string {
+	w := builtinWeights
+	if e.mcp {
+		w = mcpWeights
+	}
+	var out []string
+	total := 0
+	for k, t := range terms {
+		f := directFlags(e, t)
+		var sig []string
+		s := 0
+		switch {
+		case f&fPartEq != 0:
+			sig = append(sig, fmt.Sprintf("part %q +%d", t, w.partEq))
+			s += w.partEq
+		case f&fPartSub != 0:
+			sig = append(sig, fmt.Sprintf("part %q contains +%d", firstContaining(e.parts, t), w.partSub))
+			s += w.partSub
+		}
+		switch {
+		case f&fCoarseEq != 0:
+			sig = append(sig, fmt.Sprintf("coarse %q +%d", t, w.coarseEq))
+			s += w.coarseEq
+		case f&fCoarseSub != 0:
+			sig = append(sig, fmt.Sprintf("coarse %q contains +%d", firstContaining(e.coarse, t), w.coarseSub))
+			s += w.coarseSub
+		}
+		if total+s == 0 && f&fFull != 0 {
+			sig = append(sig, fmt.Sprintf("name %q contains +%d", e.full, fullWeight))
+			s += fullWeight
+		}
+		if f&fHint != 0 {
+			sig = append(sig, fmt.Sprintf("hint +%d", hintWeight))
+			s += hintWeight
+		}
+		if f&fDesc != 0 {
+			sig = append(sig, fmt.Sprintf("description +%d", descWeight))
+			s += descWeight
+		}
+		total += s
+		if len(sig) > 0 {
+			label := t
+			if k < nreq {
+				label = "+" + t
+			}
+			out = append(out, label+": "+strings.Join(sig, "; "))
+		}
+	}
+	return out
+}
+
+func firstContaining(list []string, t string) string {
+	for _, p := range list {
+		if strings.Contains(p, t) {
+			return p
+		}
+	}
+	return ""
+}
+
+// render is what the model reads: the loaded definitions of the matched
+// tools in a <functions> block, one <function> line each, in the format the
+// ToolSearch prompt describes (the API expands the tool_reference blocks;
+// its exact text is not observable), or NoMatch. Tokens follow spec §3:
+// ceil((schema JSON bytes + description bytes) / 2.5) per tool.
+func (s *Simulator) render(hits []*entry) (string, int) {
+	if len(hits) == 0 {
+		return NoMatch, search.CeilDiv(2*len(NoMatch), 5)
+	}
+	var b strings.Builder
+	tokens := 0
+	b.WriteString("<functions>\n")
+	for _, e := range hits {
+		b.WriteString(e.line())
+		b.WriteByte('\n')
+		tokens += e.tokens
+	}
+	b.WriteString("</functions>")
+	return b.String(), tokens
+}
+
+// functionLine renders one loaded definition.
+func functionLine(e *entry) string {
+	if e.tool == nil {
+		return fmt.Sprintf(`<function>{"name": %s} (Claude Code's own definition, not reproduced)</function>`, ojson.JSString(e.name))
+	}
+	params := e.schemaJSON
+	if params == "" {
+		params = "{}"
+	}
+	return fmt.Sprintf(`<function>{"description": %s, "name": %s, "parameters": %s}</function>`,
+		ojson.JSString(e.loadedDesc), ojson.JSString(e.name), params)
+}
+
+// View returns a tool's definition as the model reads it once loaded
+// (search.Viewer). Dropped, skipped and hidden tools are never shown.
+func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
+	e, ok := s.byID[id]
+	if !ok {
+		return search.ToolView{}, false
+	}
+	v := search.ToolView{Tool: e.id, Name: e.name, Text: e.line(), Tokens: e.tokens}
+	switch {
+	case e.tool == nil:
+		v.Notes = append(v.Notes, "Claude Code's own tool")
+	case e.deferred:
+		v.Notes = append(v.Notes, "deferred: the model sees only the name until ToolSearch loads this definition")
+	default:
+		v.Notes = append(v.Notes, "always loaded (_meta anthropic/alwaysLoad): sent up front, never returned by keyword search")
+		listed, _ := capText(e.tool.Description, s.listCap())
+		v.Text = fmt.Sprintf(`<function>{"description": %s, "name": %s, "parameters": %s}</function>`,
+			ojson.JSString(listed), ojson.JSString(e.name), nonEmpty(e.schemaJSON))
+		v.Tokens = search.CeilDiv(2*(len(e.schemaJSON)+len(listed)), 5)
+	}
+	if e.descCut {
+		v.Notes = append(v.Notes, fmt.Sprintf("description cut to %d characters when listed and searched", s.listCap()))
+	}
+	return v, true
+}
+
+func (s *Simulator) listCap() int {
+	if s.opts.MaxDescription > 0 {
+		return s.opts.MaxDescription
+	}
+	return s.prof.ListCap
+}
+
+func nonEmpty(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,185 @@
+package claude
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/search"
+)
+
+// truncMarker is appended to a cut description: U+2026, a space,
+// "[truncated]" — 13 characters (spec §3).
+const truncMarker = "… [truncated]"
+
+// isJSSpace reports whether r is in JavaScript's \s (and what
+// String.prototype.trim removes): WhiteSpace plus LineTerminator. Unlike Go's
+// unicode.IsSpace it includes U+FEFF and excludes U+0085.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// jsTrim is String.prototype.trim.
+func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// jsFields is s.split(/\s+/) with empty pieces dropped.
+func jsFields(s string) []string { return strings.FieldsFunc(s, isJSSpace) }
+
+// jsLower is String.prototype.toLowerCase. Go's strings.ToLower agrees with
+// it except for U+0130 (İ), which JavaScript maps to "i̇" (i + U+0307)
+// (Unicode SpecialCasing). The context-dependent final sigma is not
+// reproduced; it never changes word characters, so matching is unaffected.
+func jsLower(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	if strings.ContainsRune(s, 'İ') {
+		s = strings.ReplaceAll(s, "İ", "i\u0307")
+	}
+	return strings.ToLower(s)
+}
+
+// sanitize replaces every character outside [A-Za-z0-9_-] with "_", one per
+// UTF-16 code unit, so a character outside the BMP becomes "__" (spec §2;
+// observed on 2.1.328: "e_😀_x" → "e____x", "unicode_naïve_tool" →
+// "unicode_na_ve_tool").
+func sanitize(s string) string {
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && isNameByte(byte(r)):
+			b.WriteRune(r)
+		case r >= 0x10000:
+			b.WriteString("__")
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isWordByte is JavaScript's \w: [A-Za-z0-9_].
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isWordTerm reports whether every byte of t is a word character: then
+// \bt\b matches exactly where t is a whole maximal run of word characters,
+// which lets the index look terms up in a set of words.
+func isWordTerm(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isWordByte(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordRuns returns the distinct maximal runs of word characters in s.
+func wordRuns(s string, add func(string)) {
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		add(s[i:j])
+		i = j
+	}
+}
+
+// capText cuts s to max UTF-16 units and appends the marker when it cut
+// (spec §3: "description.slice(0, cap) + '… [truncated]'").
+func capText(s string, max int) (string, bool) {
+	if max <= 0 || search.UTF16Len(s) <= max {
+		return s, false
+	}
+	cut, _ := search.SliceUTF16(s, max)
+	return cut + truncMarker, true
+}
+
+// normalizeHint is the search-hint rule of spec §1: whitespace runs
+// collapsed to one space, trimmed, empty ignored, cut to max characters,
+// lowercased.
+func normalizeHint(s string, max int) (string, bool) {
+	h := strings.Join(jsFields(s), " ")
+	if h == "" {
+		return "", false
+	}
+	if max > 0 {
+		h, _ = search.SliceUTF16(h, max)
+	}
+	return jsLower(h), true
+}
+
+// splitBuiltinName splits a built-in's name as Claude Code does (spec §1):
+// a space at every lowercase→uppercase boundary (JavaScript
+// replace(/([a-z])([A-Z])/g, "$1 $2"), non-overlapping), "_" to spaces,
+// lowercased, split on whitespace.
+func splitBuiltinName(name string) []string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		b.WriteByte(c)
+		if c >= 'a' && c <= 'z' && i+1 < len(name) && name[i+1] >= 'A' && name[i+1] <= 'Z' {
+			b.WriteByte(' ')
+			i++
+			b.WriteByte(name[i])
+		}
+	}
+	s := strings.ReplaceAll(b.String(), "_", " ")
+	return jsFields(jsLower(s))
+}
+
+// splitCoarse splits a coarse part on runs of whitespace, "_" or "."
+// (JavaScript /[\s_.]+/), dropping empty pieces (spec §1).
+func splitCoarse(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' || isJSSpace(r) })
+}
+
+// splitLegacy is the 2.1.88 parse of an MCP wire name (background §3):
+// drop "mcp__", lowercase, split on "__" then on "_", drop empties.
+func splitLegacy(wire string) []string {
+	s := jsLower(strings.TrimPrefix(wire, "mcp__"))
+	var parts []string
+	for _, seg := range strings.Split(s, "__") {
+		for _, p := range strings.Split(seg, "_") {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+	}
+	return parts
+}
