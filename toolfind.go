@@ -10,12 +10,27 @@
 //	cat, _ := toolfind.LoadCatalog("my-server.json")
 //	sims, _ := toolfind.Clients(cat, "claude,grok", nil)
 //	results, _ := toolfind.Rank(ctx, sims, search.Query{Text: "invoice"})
+//
+// evaluates query sets (package bench):
+//
+//	qs, _ := toolfind.LoadQueries("queries.jsonl", cat)
+//	report, _ := toolfind.Evaluate(ctx, sims, qs, bench.Options{})
+//	report.Write(os.Stdout, bench.Table)
+//
+// and lets a server author's Go test assert findability in one line:
+//
+//	func TestInvoiceIsFound(t *testing.T) {
+//		cat, _ := toolfind.LoadCatalog("testdata/tools.json")
+//		toolfind.AssertFound(t, cat, "create an invoice", "billing/invoice_lookup", "claude", "grok")
+//	}
 package toolfind
 
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
 )
@@ -35,6 +50,12 @@ func LoadCatalog(paths ...string) (*corpus.Catalog, error) {
 // LoadQueries reads a JSON Lines query set and resolves it against cat.
 func LoadQueries(path string, cat *corpus.Catalog) (*corpus.QuerySet, error) {
 	return corpus.LoadQueries(path, cat)
+}
+
+// DemoQueries returns the embedded demo query set, resolved against cat
+// (normally the demo catalog, LoadCatalog()).
+func DemoQueries(cat *corpus.Catalog) (*corpus.QuerySet, error) {
+	return corpus.DemoQueries(cat)
 }
 
 // ClientOptions are option values per client name, e.g.
@@ -71,4 +92,125 @@ func Rank(ctx context.Context, sims []search.Simulator, q search.Query) ([]searc
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// Evaluate runs every simulator over every query of qs, in parallel, and
+// returns the report: per-client metrics and every query's outcome (see
+// package bench for the metrics and the formats).
+func Evaluate(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts bench.Options) (*bench.Report, error) {
+	return bench.Run(ctx, sims, qs, opts)
+}
+
+// Finding is whether one client shows a tool for a query.
+type Finding struct {
+	// Client is the profile, "claude@2.1.328".
+	Client string
+	// Outcome is the query's outcome for the tool (Rank, RankWorst,
+	// PWithinLimit, OutrankedBy, …).
+	Outcome bench.Outcome
+}
+
+// Found reports whether the client shows the tool in every tie order.
+func (f Finding) Found() bool { return f.Outcome.Found }
+
+// String describes the finding in one line:
+// "claude@2.1.328: rank 2 of limit 5" or
+// "grok@1.0.0: rank 4-9, shown in 33.3% of tie orders (limit 5); outranked by …".
+func (f Finding) String() string {
+	o := f.Outcome
+	if o.Error != "" {
+		return f.Client + ": error: " + o.Error
+	}
+	var b strings.Builder
+	b.WriteString(f.Client + ": ")
+	switch {
+	case o.Found:
+		fmt.Fprintf(&b, "rank %s", bench.RankText(o.Rank, o.RankWorst))
+		if o.Limit > 0 {
+			fmt.Fprintf(&b, " of limit %d", o.Limit)
+		}
+	case o.Rank == 0:
+		b.WriteString("not among the hits")
+	case o.PWithinLimit > 0:
+		fmt.Fprintf(&b, "rank %s, shown in %s of tie orders (limit %d)", bench.RankText(o.Rank, o.RankWorst), bench.Percent(o.PWithinLimit), o.Limit)
+	default:
+		fmt.Fprintf(&b, "rank %s, beyond the limit %d", bench.RankText(o.Rank, o.RankWorst), o.Limit)
+	}
+	if len(o.OutrankedBy) > 0 {
+		if o.Rank == 0 {
+			b.WriteString("; shown instead: ")
+		} else {
+			b.WriteString("; outranked by ")
+		}
+		for i, id := range o.OutrankedBy {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(string(id))
+		}
+	}
+	return b.String()
+}
+
+// Findable searches query with each client named in clients ("claude",
+// "grok@1.0.0", …; none or "all": every client's newest profile) and
+// reports, per client in order, where tool lands. tool is written as in a
+// query file: "server/tool", "server__tool", "mcp__server__tool" or a bare
+// tool name unique in cat.
+func Findable(ctx context.Context, cat *corpus.Catalog, query, tool string, clients ...string) ([]Finding, error) {
+	id, err := corpus.NewResolver(cat).Resolve(tool)
+	if err != nil {
+		return nil, err
+	}
+	spec := strings.Join(clients, ",")
+	sims, err := Clients(cat, spec, nil)
+	if err != nil {
+		return nil, err
+	}
+	qs := &corpus.QuerySet{Source: "Findable", Queries: []corpus.Query{{Text: query, Expect: []corpus.ToolID{id}, ExpectRaw: []string{tool}}}}
+	rep, err := bench.Run(ctx, sims, qs, bench.Options{Workers: 1})
+	if err != nil {
+		return nil, err
+	}
+	// One finding per client: its primary row (strategy variants are
+	// diagnostics of how the client searches, not the client).
+	primary := map[string]bool{}
+	for _, s := range sims {
+		primary[s.Client().String()] = true
+	}
+	var out []Finding
+	for _, o := range rep.Outcomes {
+		if primary[o.Client] {
+			out = append(out, Finding{Client: o.Client, Outcome: o})
+		}
+	}
+	return out, nil
+}
+
+// T is the part of testing.TB that AssertFound needs.
+type T interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// AssertFound fails the test (t.Errorf, one line per client) unless every
+// client named in clients (none: all) shows tool for query within its
+// result limit in every tie order. It returns whether all did.
+//
+//	toolfind.AssertFound(t, cat, "create an invoice", "billing/invoice_lookup", "claude", "grok")
+func AssertFound(t T, cat *corpus.Catalog, query, tool string, clients ...string) bool {
+	t.Helper()
+	fs, err := Findable(context.Background(), cat, query, tool, clients...)
+	if err != nil {
+		t.Errorf("toolfind: %q → %s: %v", query, tool, err)
+		return false
+	}
+	ok := true
+	for _, f := range fs {
+		if !f.Found() {
+			t.Errorf("toolfind: %q → %s: %s", query, tool, f)
+			ok = false
+		}
+	}
+	return ok
 }

@@ -1,0 +1,396 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/toolfind/toolfind/corpus"
+)
+
+// Format is a report format.
+type Format string
+
+// The report formats.
+const (
+	Table    Format = "table"
+	JSON     Format = "json"
+	Markdown Format = "markdown"
+	JUnit    Format = "junit"
+	HTML     Format = "html"
+)
+
+// Formats lists every format, in the order of the usage text.
+var Formats = []Format{Table, JSON, Markdown, JUnit, HTML}
+
+// ParseFormat reads a format name ("md" is accepted for markdown, "xml"
+// for junit).
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "table", "text":
+		return Table, nil
+	case "json":
+		return JSON, nil
+	case "markdown", "md":
+		return Markdown, nil
+	case "junit", "xml":
+		return JUnit, nil
+	case "html":
+		return HTML, nil
+	}
+	return "", fmt.Errorf("unknown format %q (want table, json, markdown, junit or html)", s)
+}
+
+// Write renders the report in format f.
+func (r *Report) Write(w io.Writer, f Format) error {
+	switch f {
+	case Table:
+		return r.WriteTable(w)
+	case JSON:
+		return r.WriteJSON(w)
+	case Markdown:
+		return r.WriteMarkdown(w)
+	case JUnit:
+		return r.WriteJUnit(w)
+	case HTML:
+		return r.WriteHTML(w)
+	}
+	return fmt.Errorf("unknown format %q", f)
+}
+
+// WriteJSON writes the report as indented JSON (HTML characters not
+// escaped): {"queries", "query_count", "catalog", "catalog_tools",
+// "clients": [ClientMetrics…], "outcomes": [Outcome…], "by", "per_tool"}.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// Percent formats a fraction as a percentage with one decimal: "80.0%".
+func Percent(x float64) string {
+	return strconv.FormatFloat(x*100, 'f', 1, 64) + "%"
+}
+
+// RankText formats a rank and its worst rank: "3", or "3-7" when tied.
+func RankText(rank, worst int) string {
+	if rank == 0 {
+		return "-"
+	}
+	if worst > rank {
+		return strconv.Itoa(rank) + "-" + strconv.Itoa(worst)
+	}
+	return strconv.Itoa(rank)
+}
+
+// num formats a metric with up to decimals decimals, trailing zeros kept
+// (fixed width reads better in columns).
+func num(x float64, decimals int) string {
+	return strconv.FormatFloat(x, 'f', decimals, 64)
+}
+
+// bandNote explains the band column where one is shown.
+const bandNote = "found@limit is the expected share over the clients' random tie orders; band is its range from the worst order to the best."
+
+// hasBand reports whether some row's found@limit depends on tie order.
+func (r *Report) hasBand() bool {
+	for _, c := range r.Clients {
+		if c.FoundAtLimitBest != c.FoundAtLimitWorst {
+			return true
+		}
+	}
+	return false
+}
+
+// band formats the best/worst found@limit band, "-" when it is a point.
+func band(c ClientMetrics) string {
+	if c.FoundAtLimitBest == c.FoundAtLimitWorst {
+		return "-"
+	}
+	return Percent(c.FoundAtLimitWorst) + "–" + Percent(c.FoundAtLimitBest)
+}
+
+func joinIDs(ids []corpus.ToolID) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = string(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// title is the report's one-line heading.
+func (r *Report) title() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s", r.QueryCount, plural(r.QueryCount, "query", "queries"))
+	if r.Queries != "" {
+		fmt.Fprintf(&b, " (%s)", r.Queries)
+	}
+	fmt.Fprintf(&b, " × %d %s", len(r.Clients), plural(len(r.Clients), "client", "clients"))
+	if r.CatalogTools > 0 || r.Catalog != "" {
+		fmt.Fprintf(&b, " over %d %s", r.CatalogTools, plural(r.CatalogTools, "tool", "tools"))
+		if r.Catalog != "" {
+			fmt.Fprintf(&b, " (%s)", r.Catalog)
+		}
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// metricHeader and metricCells are the per-client columns shared by the
+// table and Markdown formats.
+var metricHeader = []string{"QUERIES", "FOUND@1", "FOUND@LIMIT", "BAND", "MRR", "MEAN RANK", "P95 RANK", "NOT FOUND", "TOKENS"}
+
+// limitText is a limit for the tables: "-" for 0 (a client that reports
+// no limit).
+func limitText(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
+}
+
+func metricCells(c ClientMetrics) []string {
+	return []string{
+		strconv.Itoa(c.Queries),
+		Percent(c.FoundAt1),
+		Percent(c.FoundAtLimit),
+		band(c),
+		num(c.MRR, 3),
+		num(c.MeanRank, 2),
+		num(c.P95Rank, 2),
+		strconv.Itoa(c.NotFound),
+		num(c.MeanShownTokens, 0),
+	}
+}
+
+// maxMisses bounds the misses listed per client row in the table and
+// Markdown formats (JSON has them all).
+const maxMisses = 10
+
+// misses returns, per row label, the outcomes not certainly found.
+func (r *Report) misses() map[string][]*Outcome {
+	m := map[string][]*Outcome{}
+	for i := range r.Outcomes {
+		o := &r.Outcomes[i]
+		if len(o.Expect) > 0 && !o.Found {
+			m[o.Client] = append(m[o.Client], o)
+		}
+	}
+	return m
+}
+
+// missText describes a miss: "rank 7 (limit 5); outranked by a, b".
+func missText(o *Outcome) string {
+	var b strings.Builder
+	switch {
+	case o.Error != "":
+		b.WriteString("error: " + o.Error)
+		return b.String()
+	case o.Rank == 0:
+		b.WriteString("not among the hits")
+	case o.PWithinLimit > 0:
+		fmt.Fprintf(&b, "rank %s, shown in %s of tie orders", RankText(o.Rank, o.RankWorst), Percent(o.PWithinLimit))
+	default:
+		fmt.Fprintf(&b, "rank %s, beyond limit %d", RankText(o.Rank, o.RankWorst), o.Limit)
+	}
+	if len(o.OutrankedBy) > 0 {
+		label := "; outranked by "
+		if o.Rank == 0 {
+			label = "; shown instead: "
+		}
+		b.WriteString(label + joinIDs(o.OutrankedBy))
+	}
+	return b.String()
+}
+
+// WriteTable writes aligned text tables for a terminal: the per-client
+// metrics, the breakdowns, the per-tool view, then up to ten misses per
+// client row.
+func (r *Report) WriteTable(w io.Writer) error {
+	fmt.Fprintln(w, r.title())
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CLIENT\tLIMIT\t"+strings.Join(metricHeader, "\t"))
+	for _, c := range r.Clients {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Client, limitText(c.Limit), strings.Join(metricCells(c), "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.hasBand() {
+		fmt.Fprintln(w, bandNote)
+	}
+	for _, c := range r.Clients {
+		if c.Errors > 0 {
+			fmt.Fprintf(w, "warning: %s failed on %d %s (counted as not found)\n", c.Client, c.Errors, plural(c.Errors, "query", "queries"))
+		}
+	}
+	for _, b := range r.By {
+		fmt.Fprintf(w, "\nBy %s:\n", b.Key)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  "+strings.ToUpper(b.Key)+"\tCLIENT\tQUERIES\tFOUND@1\tFOUND@LIMIT\tMRR\tNOT FOUND")
+		for _, g := range b.Groups {
+			for _, c := range g.Clients {
+				fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%d\n", groupValue(g.Value), c.Client, c.Queries,
+					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), c.NotFound)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if r.PerTool != nil {
+		fmt.Fprintf(w, "\nPer tool (queries that show it, of those expecting it):\n")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		head := []string{"  TOOL", "QUERIES"}
+		for _, c := range r.Clients {
+			head = append(head, c.Client)
+		}
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+		for _, t := range r.PerTool {
+			row := []string{"  " + string(t.Tool), strconv.Itoa(t.Queries)}
+			for _, c := range t.Clients {
+				row = append(row, toolCell(c, t.Queries))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	miss := r.misses()
+	for _, c := range r.Clients {
+		ms := miss[c.Client]
+		if len(ms) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: %d %s not certainly shown:\n", c.Client, len(ms), plural(len(ms), "query", "queries"))
+		for i, o := range ms {
+			if i == maxMisses {
+				fmt.Fprintf(w, "  … and %d more (see --format json)\n", len(ms)-maxMisses)
+				break
+			}
+			fmt.Fprintf(w, "  %q → %s: %s\n", o.Query, joinIDs(o.Expect), missText(o))
+		}
+	}
+	return nil
+}
+
+func groupValue(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
+}
+
+// toolCell is "found/queries", with the tie band when it is not a point:
+// "3/5", "2.5/5 (2-3)".
+func toolCell(c ToolClient, queries int) string {
+	if c.FoundBest == c.FoundWorst {
+		return fmt.Sprintf("%d/%d", c.FoundWorst, queries)
+	}
+	return fmt.Sprintf("%s/%d (%d-%d)", strconv.FormatFloat(c.Found, 'f', -1, 64), queries, c.FoundWorst, c.FoundBest)
+}
+
+// mdEscape escapes text for a Markdown table cell.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("&", "&amp;", "|", `\|`, "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`)
+	return r.Replace(s)
+}
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown (for a pull
+// request comment or a job summary): the same tables as WriteTable, misses
+// in a collapsed section.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "## toolfind findability\n\n%s\n\n", mdEscape(r.title()))
+	head := append([]string{"client", "limit"}, metricHeader...)
+	for i := range head {
+		head[i] = strings.ToLower(head[i])
+	}
+	mdRow(w, head...)
+	aligns := make([]string, len(head))
+	for i := range aligns {
+		aligns[i] = "---:"
+	}
+	aligns[0] = "---"
+	mdRow(w, aligns...)
+	for _, c := range r.Clients {
+		mdRow(w, append([]string{code(c.Client), limitText(c.Limit)}, metricCells(c)...)...)
+	}
+	if r.hasBand() {
+		fmt.Fprintf(w, "\n%s\n", bandNote)
+	}
+	for _, c := range r.Clients {
+		if c.Errors > 0 {
+			fmt.Fprintf(w, "\n> **Warning:** `%s` failed on %d %s (counted as not found).\n", c.Client, c.Errors, plural(c.Errors, "query", "queries"))
+		}
+	}
+	for _, b := range r.By {
+		fmt.Fprintf(w, "\n### By %s\n\n", mdEscape(b.Key))
+		mdRow(w, mdEscape(b.Key), "client", "queries", "found@1", "found@limit", "mrr", "not found")
+		mdRow(w, "---", "---", "---:", "---:", "---:", "---:", "---:")
+		for _, g := range b.Groups {
+			for _, c := range g.Clients {
+				mdRow(w, mdEscape(groupValue(g.Value)), code(c.Client), strconv.Itoa(c.Queries),
+					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), strconv.Itoa(c.NotFound))
+			}
+		}
+	}
+	if r.PerTool != nil {
+		fmt.Fprintf(w, "\n### Per tool\n\nQueries that show the tool, of those expecting it.\n\n")
+		head := []string{"tool", "queries"}
+		al := []string{"---", "---:"}
+		for _, c := range r.Clients {
+			head = append(head, code(c.Client))
+			al = append(al, "---:")
+		}
+		mdRow(w, head...)
+		mdRow(w, al...)
+		for _, t := range r.PerTool {
+			row := []string{code(string(t.Tool)), strconv.Itoa(t.Queries)}
+			for _, c := range t.Clients {
+				row = append(row, toolCell(c, t.Queries))
+			}
+			mdRow(w, row...)
+		}
+	}
+	miss := r.misses()
+	for _, c := range r.Clients {
+		ms := miss[c.Client]
+		if len(ms) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %d %s not certainly shown</summary>\n\n", template.HTMLEscapeString(c.Client), len(ms), plural(len(ms), "query", "queries"))
+		mdRow(w, "query", "expected", "outcome")
+		mdRow(w, "---", "---", "---")
+		for i, o := range ms {
+			if i == maxMisses {
+				fmt.Fprintf(w, "\n… and %d more (see the JSON report).\n", len(ms)-maxMisses)
+				break
+			}
+			mdRow(w, mdEscape(o.Query), mdEscape(joinIDs(o.Expect)), mdEscape(missText(o)))
+		}
+		fmt.Fprintf(w, "\n</details>\n")
+	}
+	return nil
+}
+
+// code formats s as a Markdown code span safe inside a table cell.
+func code(s string) string {
+	return "`" + strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s) + "`"
+}
+
+func mdRow(w io.Writer, cells ...string) {
+	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+}

@@ -1,0 +1,316 @@
+package bench
+
+import (
+	"math"
+	"sort"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// Outcome is one query evaluated for one client row (a client's primary
+// result, or one of its strategy variants; see Row).
+type Outcome struct {
+	Query  string            `json:"query"`
+	Line   int               `json:"line,omitempty"`
+	Expect []corpus.ToolID   `json:"expect"`
+	Tags   map[string]string `json:"tags,omitempty"`
+	// Client is the row's label: "claude@2.1.328", or "codex@0.171.0
+	// [regex]" for a strategy variant.
+	Client   string `json:"client"`
+	Strategy string `json:"strategy,omitempty"`
+	Limit    int    `json:"limit"`
+	// Rank is the best position of any expected tool in the client's hits
+	// (0: none of them is among the hits); RankWorst is the last position
+	// that best-placed expected tool can take in any tie order.
+	Rank      int `json:"rank"`
+	RankWorst int `json:"rank_worst"`
+	// PWithinLimit is the probability, over the client's tie orders, that
+	// at least one expected tool is shown (found-any); PAllWithinLimit
+	// that every expected tool is (found-all).
+	PWithinLimit    float64 `json:"p_within_limit"`
+	PAllWithinLimit float64 `json:"p_all_within_limit"`
+	// Found and FoundAll are PWithinLimit == 1 and PAllWithinLimit == 1.
+	Found    bool `json:"found"`
+	FoundAll bool `json:"found_all"`
+	// PAt1 is the probability that an expected tool comes first; RR the
+	// expected reciprocal rank of the first expected tool shown (0 when
+	// none is); MeanRank the expected position of that tool given that
+	// one is shown (0 when none can be).
+	PAt1        float64 `json:"p_at_1"`
+	RR          float64 `json:"rr"`
+	MeanRank    float64 `json:"mean_rank"`
+	ShownTokens int     `json:"shown_tokens"`
+	// OutrankedBy are the tools placed above the best-placed expected tool
+	// in every tie order, or, when no expected tool is among the hits, the
+	// tools shown instead; at most max(Limit, 10), in the client's order.
+	OutrankedBy []corpus.ToolID `json:"outranked_by,omitempty"`
+	// Tools reports every expected tool on its own.
+	Tools []ToolOutcome `json:"tools"`
+	// Dist is the distribution of the position of the first expected tool
+	// shown: Dist[i] is the probability that it is at position i+1.
+	Dist []float64 `json:"-"`
+	// Error is the simulator's error for this query, if any (the outcome
+	// then counts as not found).
+	Error string `json:"error,omitempty"`
+
+	index int // the query's position in its set
+}
+
+// ToolOutcome is one expected tool of one query for one client row.
+type ToolOutcome struct {
+	Tool         corpus.ToolID `json:"tool"`
+	Rank         int           `json:"rank"`
+	RankWorst    int           `json:"rank_worst"`
+	PWithinLimit float64       `json:"p_within_limit"`
+}
+
+// group is a run of hits tied with each other: the positions first..last
+// (1-based), of which shown are shown to the model.
+type group struct {
+	first, last int
+	n           int     // last - first + 1
+	p           float64 // probability that a member is shown
+	shown       int     // slots shown: p·n when that is whole (see fair)
+	fair        bool    // p·n is whole: a uniform shuffle of the group
+	expected    int     // expected tools among the group's hits
+}
+
+// epsilon is the tolerance for probabilities that should be whole numbers
+// of slots (p·n) and for comparisons with 0 and 1.
+const epsilon = 1e-9
+
+// evaluate scores one Result against the expected tools. It is the
+// arithmetic of the package doc, section "One outcome".
+func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
+	o := Outcome{
+		Client:      r.Client,
+		Strategy:    r.Strategy,
+		Limit:       r.Limit,
+		ShownTokens: r.ShownTokens,
+		Expect:      expect,
+		Tools:       make([]ToolOutcome, 0, len(expect)),
+	}
+	want := make(map[corpus.ToolID]bool, len(expect))
+	for _, id := range expect {
+		want[id] = true
+	}
+	// Per expected tool: its first hit (a client may list a tool twice;
+	// the first listing is the one the model meets first).
+	first := make(map[corpus.ToolID]search.Hit, len(expect))
+	for _, h := range r.Hits {
+		if want[h.Tool] && validHit(h) {
+			if _, dup := first[h.Tool]; !dup {
+				first[h.Tool] = h
+			}
+		}
+	}
+	for _, id := range expect {
+		h, ok := first[id]
+		t := ToolOutcome{Tool: id}
+		if ok {
+			t.Rank, t.RankWorst, t.PWithinLimit = h.Rank, worst(h), clampP(h.PWithinLimit)
+		}
+		o.Tools = append(o.Tools, t)
+	}
+	groups := tieGroups(r.Hits, first)
+
+	// Found-all: the product over groups of P(all of the group's expected
+	// tools are shown); an expected tool that is not a hit is never shown.
+	pAll := 0.0
+	if len(expect) > 0 && len(first) == len(expect) {
+		pAll = 1
+		for _, g := range groups {
+			if g.expected > 0 {
+				pAll *= g.pAllShown()
+			}
+		}
+	}
+	o.PAllWithinLimit = round(pAll)
+	o.FoundAll = o.PAllWithinLimit == 1
+
+	// The distribution of the first shown expected tool's position.
+	none := 1.0 // P(no expected tool shown so far)
+	var dist []float64
+	add := func(pos int, p float64) {
+		for len(dist) < pos {
+			dist = append(dist, 0)
+		}
+		dist[pos-1] += p
+	}
+	for _, g := range groups {
+		if g.expected == 0 || none == 0 {
+			continue
+		}
+		if g.fair {
+			// X = position within the group of the first expected tool in
+			// a uniform shuffle of n tools of which m are expected:
+			// P(X > j) = C(n-j, m)/C(n, m), P(X = j) = P(X > j-1)·m/(n-j+1).
+			m, n := g.expected, g.n
+			gt := 1.0 // P(X > j-1)
+			for j := 1; j <= g.shown; j++ {
+				add(g.first+j-1, none*gt*float64(m)/float64(n-j+1))
+				gt *= float64(n-j+1-m) / float64(n-j+1)
+			}
+			none *= gt // P(X > shown): no expected tool in the shown slots
+		} else {
+			// Not a whole number of slots: the client's probabilities are
+			// taken as independent per tool, each at the group's first
+			// position.
+			miss := math.Pow(1-g.p, float64(g.expected))
+			add(g.first, none*(1-miss))
+			none *= miss
+		}
+	}
+	found := 0.0
+	for i, p := range dist {
+		found += p
+		o.RR += p / float64(i+1)
+		o.MeanRank += p * float64(i+1)
+	}
+	if found > epsilon {
+		o.MeanRank /= found
+	} else {
+		o.MeanRank = 0
+	}
+	if len(dist) > 0 {
+		o.PAt1 = dist[0]
+	}
+	for i := range dist {
+		dist[i] = round(dist[i])
+	}
+	o.Dist = dist
+	o.PWithinLimit = round(found)
+	o.Found = o.PWithinLimit == 1
+	o.PAt1, o.RR, o.MeanRank = round(o.PAt1), round(o.RR), round(o.MeanRank)
+
+	// Rank, RankWorst: the best-placed expected tool's group.
+	for _, g := range groups {
+		if g.expected > 0 {
+			o.Rank = g.first
+			o.RankWorst = g.last - g.expected + 1
+			break
+		}
+	}
+	o.OutrankedBy = outranked(r, o.Rank)
+	return o
+}
+
+// maxRank bounds the positions bench believes: a hit ranked below 1 or
+// beyond it is a simulator bug and is ignored, and a RankWorst beyond it is
+// cut to it, so that a broken result cannot make bench allocate or loop
+// without bound.
+const maxRank = 1 << 14
+
+// validHit reports whether a hit's Rank is usable.
+func validHit(h search.Hit) bool { return h.Rank >= 1 && h.Rank <= maxRank }
+
+// worst is a hit's RankWorst, at least its Rank and at most maxRank.
+func worst(h search.Hit) int {
+	switch {
+	case h.RankWorst < h.Rank:
+		return h.Rank
+	case h.RankWorst > maxRank:
+		return maxRank
+	}
+	return h.RankWorst
+}
+
+func clampP(p float64) float64 {
+	switch {
+	case p < 0 || math.IsNaN(p):
+		return 0
+	case p > 1:
+		return 1
+	}
+	return p
+}
+
+// tieGroups groups the hits by their (Rank, RankWorst) range, in rank
+// order, counting the expected tools (their first listings) in each.
+func tieGroups(hits []search.Hit, expected map[corpus.ToolID]search.Hit) []group {
+	type key struct{ first, last int }
+	idx := map[key]int{}
+	var gs []group
+	counted := map[corpus.ToolID]bool{}
+	for _, h := range hits {
+		if !validHit(h) {
+			continue
+		}
+		k := key{h.Rank, worst(h)}
+		i, ok := idx[k]
+		if !ok {
+			i = len(gs)
+			idx[k] = i
+			gs = append(gs, group{first: k.first, last: k.last, n: k.last - k.first + 1})
+		}
+		g := &gs[i]
+		if p := clampP(h.PWithinLimit); p > g.p {
+			g.p = p // members share p; take the largest if a client disagrees
+		}
+		if e, ok := expected[h.Tool]; ok && !counted[h.Tool] && e.Rank == h.Rank && worst(e) == k.last {
+			counted[h.Tool] = true
+			g.expected++
+		}
+	}
+	for i := range gs {
+		g := &gs[i]
+		slots := g.p * float64(g.n)
+		whole := math.Round(slots)
+		g.fair = math.Abs(slots-whole) < 1e-6 && g.expected <= g.n
+		if g.fair {
+			g.shown = int(whole)
+		}
+	}
+	sort.SliceStable(gs, func(a, b int) bool { return gs[a].first < gs[b].first })
+	return gs
+}
+
+// pAllShown is the probability that all the group's expected tools are
+// shown: C(n-m, k-m)/C(n, k) = Π_{i<m} (k-i)/(n-i) for a uniform shuffle,
+// p^m for independent tools.
+func (g group) pAllShown() float64 {
+	if !g.fair {
+		return math.Pow(g.p, float64(g.expected))
+	}
+	p := 1.0
+	for i := 0; i < g.expected; i++ {
+		if g.shown-i <= 0 {
+			return 0
+		}
+		p *= float64(g.shown-i) / float64(g.n-i)
+	}
+	return p
+}
+
+// outranked lists the tools above rank (their worst rank is better), or
+// when rank is 0 the tools shown, capped at max(limit, 10).
+func outranked(r search.Result, rank int) []corpus.ToolID {
+	max := r.Limit
+	if max < 10 {
+		max = 10
+	}
+	var out []corpus.ToolID
+	seen := map[corpus.ToolID]bool{}
+	for _, h := range r.Hits {
+		if len(out) == max {
+			break
+		}
+		if !validHit(h) {
+			continue
+		}
+		above := rank > 0 && worst(h) < rank
+		shown := rank == 0 && clampP(h.PWithinLimit) > 0
+		if (above || shown) && !seen[h.Tool] {
+			seen[h.Tool] = true
+			out = append(out, h.Tool)
+		}
+	}
+	return out
+}
+
+// round keeps six decimals, so that sums taken in different orders print
+// the same and 0.1+0.2 prints as 0.3.
+func round(x float64) float64 {
+	return math.Round(x*1e6) / 1e6
+}

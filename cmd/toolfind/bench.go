@@ -1,0 +1,232 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolfind/toolfind"
+	"github.com/toolfind/toolfind/bench"
+	"github.com/toolfind/toolfind/corpus"
+)
+
+func init() { commands = append(commands, newBenchCmd) }
+
+// benchOptions are the flags of `toolfind bench` (and of `check`, which
+// runs the same evaluation).
+type benchOptions struct {
+	io      *IOStreams
+	global  *globalOptions
+	queries string
+	format  string
+	out     string
+	by      []string
+	perTool bool
+	quiet   bool
+	workers int
+}
+
+func newBenchCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	opts := &benchOptions{io: ios, global: g}
+	cmd := &cobra.Command{
+		Use:   "bench --queries FILE",
+		Short: "Evaluate every client over a labelled query set",
+		Long: `Bench runs every selected client over a query set (JSON Lines: {"query", "expect", ...tags})
+and reports per client: found@1, found@limit (the expected value over tie orders, with the
+best/worst band where a client breaks ties at random), MRR, mean and p95 rank, not found and
+the tokens the model reads; optionally by tag (--by) and per tool (--per-tool).
+
+Without --queries and --catalog it runs the embedded demo query set on the demo catalog.`,
+		Example: `  toolfind bench
+  toolfind bench --catalog github.json --queries github-queries.jsonl --by category
+  toolfind bench --catalog github.json --queries q.jsonl --format html --out report.html`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rep, err := opts.evaluate(cmd)
+			if err != nil {
+				return err
+			}
+			return opts.write(rep)
+		},
+	}
+	opts.addFlags(cmd)
+	return cmd
+}
+
+func (o *benchOptions) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.queries, "queries", "", "query set `FILE` (JSON Lines); required unless using the demo catalog")
+	f.StringVar(&o.format, "format", "table", "output format: table, json, markdown, junit or html")
+	f.StringVarP(&o.out, "out", "o", "", "write the report to `FILE` instead of standard output")
+	f.StringSliceVar(&o.by, "by", nil, "break the metrics down by these tag `KEYS` (e.g. category)")
+	f.BoolVar(&o.perTool, "per-tool", false, "add the per-tool view: how many of each tool's queries find it, per client")
+	f.BoolVar(&o.quiet, "quiet", false, "no progress bar on standard error")
+	f.IntVar(&o.workers, "workers", 0, "searches run at once (0: one per CPU)")
+}
+
+// evaluate checks the flags, loads the catalog and queries and runs the
+// evaluation.
+func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
+	format, err := bench.ParseFormat(o.format)
+	if err != nil {
+		return nil, usageError("--format: %v", err)
+	}
+	o.format = string(format)
+	if o.global.limit < 0 {
+		return nil, usageError("--limit %d: must be 0 (client default) or more", o.global.limit)
+	}
+	if o.workers < 0 {
+		return nil, usageError("--workers %d: must be 0 (one per CPU) or more", o.workers)
+	}
+	for _, k := range o.by {
+		if strings.TrimSpace(k) == "" || k == "query" || k == "expect" {
+			return nil, usageError("--by %q: want a tag key of the query file, such as category", k)
+		}
+	}
+	ctx := cmd.Context()
+	cat, err := o.global.loadCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	qs, err := o.loadQueries(cat)
+	if err != nil {
+		return nil, err
+	}
+	sims, err := o.global.simulators(cat)
+	if err != nil {
+		return nil, err
+	}
+	var prog *progressBar
+	if !o.quiet && IsTerminal(o.io.ErrOut) {
+		prog = newProgressBar(o.io.ErrOut, time.Second)
+	}
+	opts := bench.Options{
+		Limit:        o.global.limit,
+		Workers:      o.workers,
+		By:           o.by,
+		PerTool:      o.perTool,
+		Catalog:      catalogName(o.global.catalogs),
+		CatalogTools: len(cat.UniqueTools()),
+	}
+	if prog != nil {
+		opts.Progress = prog.update
+	}
+	rep, err := toolfind.Evaluate(ctx, sims, qs, opts)
+	if prog != nil {
+		prog.finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// loadQueries reads --queries, or the embedded demo set when neither
+// --queries nor --catalog is given.
+func (o *benchOptions) loadQueries(cat *corpus.Catalog) (*corpus.QuerySet, error) {
+	if o.queries == "" {
+		if len(o.global.catalogs) == 0 {
+			if qs, err := corpus.DemoQueries(cat); err == nil {
+				return qs, nil
+			}
+		}
+		return nil, usageError("--queries is required (a JSON Lines file: {\"query\": \"...\", \"expect\": [\"server/tool\"]})")
+	}
+	qs, err := toolfind.LoadQueries(o.queries, cat)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if len(qs.Queries) == 0 {
+		return nil, badInput(fmt.Errorf("%s: no queries", o.queries))
+	}
+	return qs, nil
+}
+
+// catalogName names the catalogs for the report's title.
+func catalogName(paths []string) string {
+	if len(paths) == 0 {
+		return "demo"
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	return strings.Join(names, ", ")
+}
+
+// write renders the report to --out or standard output. Simulator errors
+// are repeated on standard error when the table (which lists them) does not
+// go to the terminal.
+func (o *benchOptions) write(rep *bench.Report) error {
+	w := o.io.Out
+	var f *os.File
+	if o.out != "" {
+		var err error
+		f, err = os.Create(o.out)
+		if err != nil {
+			return badInput(fmt.Errorf("--out: %w", err))
+		}
+		w = f
+	}
+	err := rep.Write(w, bench.Format(o.format))
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if o.format != string(bench.Table) || o.out != "" {
+		for _, c := range rep.Clients {
+			if c.Errors > 0 {
+				fmt.Fprintf(o.io.ErrOut, "warning: %s failed on %d %s (counted as not found)\n", c.Client, c.Errors, plural(c.Errors, "query", "queries"))
+			}
+		}
+	}
+	return nil
+}
+
+// progressBar draws "searches done/total" on a terminal, only once the run
+// has lasted longer than delay, at most ten times a second.
+type progressBar struct {
+	mu    sync.Mutex
+	w     io.Writer
+	start time.Time
+	delay time.Duration
+	last  time.Time
+	drawn bool
+}
+
+func newProgressBar(w io.Writer, delay time.Duration) *progressBar {
+	return &progressBar{w: w, start: time.Now(), delay: delay}
+}
+
+func (p *progressBar) update(done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if now.Sub(p.start) < p.delay || (now.Sub(p.last) < 100*time.Millisecond && done < total) {
+		return
+	}
+	p.last = now
+	p.drawn = true
+	const width = 30
+	fill := width * done / max(total, 1)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d searches", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total)
+}
+
+// finish clears the bar's line.
+func (p *progressBar) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolfind/toolfind/bench/benchtest"
+)
+
+// The bench and check tests run the fake clients of package benchtest
+// (not part of "all"), so that they do not depend on any real client's
+// scores.
+func init() { benchtest.Register() }
+
+const (
+	fakes         = "fake,fake-random,fake-multi"
+	goldenQueries = "../../bench/testdata/golden-queries.jsonl"
+)
+
+// cli runs the CLI in-process: stdout, stderr, exit code.
+func cli(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func TestBenchDemoDefault(t *testing.T) {
+	// No --queries and no --catalog: the embedded demo query set.
+	out, errOut, code := cli(t, "bench", "--client", fakes)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"16 queries (demo/queries.jsonl) × 4 clients over 19 tools (demo)",
+		"CLIENT                LIMIT  QUERIES  FOUND@1  FOUND@LIMIT",
+		"fake@1                3      16",
+		"fake-multi@1 [names]  3      16",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if errOut != "" {
+		t.Errorf("stderr not empty (no progress bar when not a terminal): %q", errOut)
+	}
+}
+
+func TestBenchFormats(t *testing.T) {
+	base := []string{"bench", "--client", fakes, "--queries", goldenQueries, "--by", "category", "--per-tool"}
+	t.Run("json", func(t *testing.T) {
+		out, errOut, code := cli(t, append(base, "--format", "json")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var v struct {
+			Clients  []map[string]any `json:"clients"`
+			Outcomes []map[string]any `json:"outcomes"`
+			By       []map[string]any `json:"by"`
+			PerTool  []map[string]any `json:"per_tool"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Clients) != 4 || len(v.Outcomes) != 39 || len(v.By) != 1 || len(v.PerTool) != 9 {
+			t.Errorf("clients %d outcomes %d by %d per_tool %d", len(v.Clients), len(v.Outcomes), len(v.By), len(v.PerTool))
+		}
+		// The design's keys.
+		for _, k := range []string{"client", "queries", "found_at_1", "found_at_limit", "mrr", "not_found", "mean_shown_tokens"} {
+			if _, ok := v.Clients[0][k]; !ok {
+				t.Errorf("clients[0] lacks %q", k)
+			}
+		}
+		for _, k := range []string{"query", "expect", "client", "rank", "rank_worst", "p_within_limit"} {
+			if _, ok := v.Outcomes[0][k]; !ok {
+				t.Errorf("outcomes[0] lacks %q", k)
+			}
+		}
+		// The failing query is reported on stderr too.
+		if !strings.Contains(errOut, "warning: fake@1 failed on 1 query") {
+			t.Errorf("stderr %q", errOut)
+		}
+	})
+	t.Run("junit", func(t *testing.T) {
+		out, _, code := cli(t, append(base, "--format", "junit")...)
+		var v struct {
+			XMLName xml.Name
+			Tests   int `xml:"tests,attr"`
+		}
+		if err := xml.Unmarshal([]byte(out), &v); err != nil || code != 0 || v.XMLName.Local != "testsuites" || v.Tests != 30 { // 10 queries × 3 clients (variant rows are left out)
+			t.Errorf("exit %d, %v, %+v", code, err, v)
+		}
+	})
+	t.Run("markdown", func(t *testing.T) {
+		out, _, code := cli(t, append(base, "--format", "md")...)
+		if code != 0 || !strings.HasPrefix(out, "## toolfind findability") || !strings.Contains(out, "| `fake@1` | 3 | 9 |") {
+			t.Errorf("exit %d:\n%s", code, out)
+		}
+	})
+	t.Run("html to file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "report.html")
+		out, _, code := cli(t, append(base, "--format", "html", "--out", path)...)
+		if code != 0 || out != "" {
+			t.Fatalf("exit %d, stdout %q", code, out)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		if !strings.HasPrefix(s, "<!DOCTYPE html>") || !strings.Contains(s, "<svg") || strings.Contains(s, "<script") || strings.Contains(s, "http://") && !strings.Contains(s, `xmlns="http://www.w3.org/2000/svg"`) {
+			t.Errorf("not a self-contained HTML report")
+		}
+	})
+}
+
+// TestBenchDeterministic: one worker or many, the same bytes.
+func TestBenchDeterministic(t *testing.T) {
+	args := []string{"bench", "--client", fakes, "--queries", goldenQueries, "--format", "json", "--per-tool", "--by", "kind"}
+	one, _, _ := cli(t, append(args, "--workers", "1")...)
+	many, _, _ := cli(t, append(args, "--workers", "8")...)
+	if one != many || one == "" {
+		t.Error("--workers 1 and --workers 8 differ")
+	}
+}
+
+func TestBenchUsageErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"query\": \"x\", \"expect\": [\"nope/tool\"]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"catalog without queries", []string{"bench", "--catalog", "../../corpus/demo/catalog.json"}, "--queries is required"},
+		{"bad format", []string{"bench", "--format", "pdf"}, `--format: unknown format "pdf"`},
+		{"negative workers", []string{"bench", "--workers", "-1"}, "--workers -1"},
+		{"negative limit", []string{"bench", "--limit", "-2"}, "--limit -2"},
+		{"by a reserved key", []string{"bench", "--by", "query"}, `--by "query"`},
+		{"missing queries file", []string{"bench", "--queries", "nope.jsonl"}, "nope.jsonl"},
+		{"unresolvable expect", []string{"bench", "--queries", bad}, bad + ":1"},
+		{"unknown client", []string{"bench", "--client", "cursor"}, `unknown client "cursor"`},
+		{"unwritable out", []string{"bench", "--client", "fake", "--out", filepath.Join(t.TempDir(), "no", "such", "dir.txt")}, "--out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := cli(t, tt.args...)
+			if code != exitBadInput || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, exitBadInput, errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	// A long delay: a short run draws nothing and clears nothing.
+	p := newProgressBar(&buf, time.Hour)
+	p.update(1, 4)
+	p.finish()
+	if buf.Len() != 0 {
+		t.Errorf("short run drew %q", buf.String())
+	}
+	// No delay: the first and the last update are drawn (the ones in
+	// between are throttled to ten a second), then the line is cleared.
+	p = newProgressBar(&buf, 0)
+	for i := 1; i <= 4; i++ {
+		p.update(i, 4)
+	}
+	p.finish()
+	got := buf.String()
+	if !strings.HasPrefix(got, "\r[#######.......................] 1/4 searches") ||
+		!strings.Contains(got, "\r[##############################] 4/4 searches") ||
+		!strings.HasSuffix(got, "\r\033[K") {
+		t.Errorf("progress output %q", got)
+	}
+}
