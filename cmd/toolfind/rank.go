@@ -22,6 +22,7 @@ type rankOptions struct {
 	format  string
 	explain bool
 	shown   bool
+	rows    int
 }
 
 func newRankCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -41,6 +42,7 @@ in the client's order, with scores, tie ranges and the text its model reads.`,
 	f.StringVar(&opts.format, "format", "table", "output format: table or json")
 	f.BoolVar(&opts.explain, "explain", false, "show why each tool scored (table format)")
 	f.BoolVar(&opts.shown, "shown", false, "print the exact text each model reads (table format)")
+	f.IntVar(&opts.rows, "rows", 10, "hits to print per client in the table (0: all); JSON always has all")
 	return cmd
 }
 
@@ -80,7 +82,7 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	if opts.format == "json" {
 		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Results: nonNilResults(flat)})
 	}
-	return writeRankTable(opts.io.Out, flat, opts.explain, opts.shown)
+	return writeRankTable(opts.io.Out, flat, tableOptions{explain: opts.explain, shown: opts.shown, rows: opts.rows})
 }
 
 func nonNilResults(rs []search.Result) []search.Result {
@@ -103,8 +105,17 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeRankTable prints one block per client result.
-func writeRankTable(w io.Writer, results []search.Result, explain, shown bool) error {
+// tableOptions say how much of each result the table prints.
+type tableOptions struct {
+	explain bool // the Why lines under each hit
+	shown   bool // the text the model reads
+	rows    int  // hits per result; 0 = all
+}
+
+// writeRankTable prints one block per client result. A result whose hits
+// all score 0 (the client has no score: eager loading, code-mode scripts)
+// prints "-" for the score.
+func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) error {
 	for i, r := range results {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -120,11 +131,23 @@ func writeRankTable(w io.Writer, results []search.Result, explain, shown bool) e
 		if len(r.Hits) == 0 {
 			fmt.Fprintln(w, "  (no tools found)")
 		} else {
+			scored := false
+			for _, h := range r.Hits {
+				scored = scored || h.Score != 0
+			}
+			hits := r.Hits
+			if opts.rows > 0 && len(hits) > opts.rows {
+				hits = hits[:opts.rows]
+			}
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  RANK\tSCORE\tP(SHOWN)\tTOOL\tNAME")
-			for _, h := range r.Hits {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), formatScore(h.Score), formatP(h.PWithinLimit), h.Tool, h.Name)
-				if explain {
+			for _, h := range hits {
+				score := "-"
+				if scored {
+					score = formatScore(h.Score)
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), score, formatP(h.PWithinLimit), h.Tool, h.Name)
+				if opts.explain {
 					for _, why := range h.Why {
 						fmt.Fprintf(tw, "  \t\t\t  %s\t\n", why)
 					}
@@ -133,8 +156,11 @@ func writeRankTable(w io.Writer, results []search.Result, explain, shown bool) e
 			if err := tw.Flush(); err != nil {
 				return err
 			}
+			if more := len(r.Hits) - len(hits); more > 0 {
+				fmt.Fprintf(w, "  … %d more (--rows 0 prints all)\n", more)
+			}
 		}
-		if shown {
+		if opts.shown {
 			fmt.Fprintln(w, "  --- shown to the model ---")
 			for _, line := range strings.Split(r.Shown, "\n") {
 				fmt.Fprintf(w, "  | %s\n", line)

@@ -1,0 +1,75 @@
+package opencode
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
+)
+
+// jsonString is JSON.stringify of a string.
+func jsonString(s string) string { return ojson.JSString(s) }
+
+func utf16Len(s string) int { return search.UTF16Len(s) }
+
+// isJSSpace is JavaScript's WhiteSpace or LineTerminator, the set that
+// String.prototype.trim and the regexp class \s remove.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// trimJS is String.prototype.trim.
+func trimJS(s string) string { return strings.TrimFunc(s, isJSSpace) }
+
+// trimRightJS is s.replace(/\s+$/, "").
+func trimRightJS(s string) string { return strings.TrimRightFunc(s, isJSSpace) }
+
+// jsLower is String.prototype.toLowerCase as far as it matters here: the
+// Unicode default lowercase mapping, where U+0130 (İ) becomes "i̇" (two
+// code points) as in JavaScript, not "i" as in Go. Other characters whose
+// full lowercase differs from the simple one do not produce ASCII letters
+// or digits, the only thing search() compares.
+func jsLower(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r == 0x130 {
+			b.WriteString("i\u0307")
+			continue
+		}
+		b.WriteString(strings.ToLower(string(r)))
+	}
+	return b.String()
+}
+
+// sliceUTF16 is s.slice(0, n) on UTF-16 units. A cut inside a surrogate
+// pair keeps the lone high surrogate in JavaScript; it is written here as
+// U+FFFD (what a UTF-8 encoder emits for it), one unit long as well.
+func sliceUTF16(s string, n int) string {
+	out, _ := search.SliceUTF16(s, n)
+	return out
+}
+
+// roundQuarter is Math.max(0, Math.round(n / 4)) for n >= 0: OpenCode's
+// token estimate (§C.2 step 3; Token.estimate).
+func roundQuarter(n int) int { return (n + 2) / 4 }
+
+// Tokens is OpenCode's token estimate of a text: round(UTF-16 length / 4)
+// (§C.2 step 3, the catalog cost; OpenCode's Token.estimate).
+func Tokens(s string) int { return roundQuarter(utf16Len(s)) }
