@@ -2,8 +2,9 @@ package claude
 
 import (
 	"context"
-	"syscall"
 	"testing"
+
+	"github.com/toolfind/toolfind/internal/cputime"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -32,13 +33,7 @@ func benchSearch(b *testing.B, s *Simulator, q string) {
 	}
 }
 
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
+func cpuTime() int64 { return int64(cputime.Used()) }
 
 // BenchmarkSearchDemo: the embedded demo catalog (15 MCP tools + 11 built-ins).
 func BenchmarkSearchDemo(b *testing.B) {

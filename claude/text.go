@@ -2,7 +2,6 @@ package claude
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/search"
 )
@@ -14,75 +13,13 @@ const truncMarker = "… [truncated]"
 // isJSSpace reports whether r is in JavaScript's \s (and what
 // String.prototype.trim removes): WhiteSpace plus LineTerminator. Unlike Go's
 // unicode.IsSpace it includes U+FEFF and excludes U+0085.
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+func isJSSpace(r rune) bool { return search.IsJSSpace(r) }
 
 // jsTrim is String.prototype.trim.
 func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
 
 // jsFields is s.split(/\s+/) with empty pieces dropped.
 func jsFields(s string) []string { return strings.FieldsFunc(s, isJSSpace) }
-
-// jsLower is String.prototype.toLowerCase. Go's strings.ToLower agrees with
-// it except for U+0130 (İ), which JavaScript maps to "i̇" (i + U+0307)
-// (Unicode SpecialCasing). The context-dependent final sigma is not
-// reproduced; it never changes word characters, so matching is unaffected.
-func jsLower(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(s)
-	}
-	if strings.ContainsRune(s, 'İ') {
-		s = strings.ReplaceAll(s, "İ", "i\u0307")
-	}
-	return strings.ToLower(s)
-}
-
-// sanitize replaces every character outside [A-Za-z0-9_-] with "_", one per
-// UTF-16 code unit, so a character outside the BMP becomes "__" (spec §2;
-// observed on 2.1.328: "e_😀_x" → "e____x", "unicode_naïve_tool" →
-// "unicode_na_ve_tool").
-func sanitize(s string) string {
-	ok := true
-	for i := 0; i < len(s); i++ {
-		if !isNameByte(s[i]) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r < utf8.RuneSelf && isNameByte(byte(r)):
-			b.WriteRune(r)
-		case r >= 0x10000:
-			b.WriteString("__")
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-func isNameByte(c byte) bool {
-	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
 
 // isWordByte is JavaScript's \w: [A-Za-z0-9_].
 func isWordByte(c byte) bool {
@@ -183,3 +120,11 @@ func splitLegacy(wire string) []string {
 	}
 	return parts
 }
+
+// jsLower is String.prototype.toLowerCase (search.JSLower).
+func jsLower(s string) string { return search.JSLower(s) }
+
+// sanitize replaces every UTF-16 unit outside [A-Za-z0-9_-] with "_" (spec
+// §2; observed on 2.1.328: "e_😀_x" → "e____x", "unicode_naïve_tool" →
+// "unicode_na_ve_tool"); search.SanitizeName.
+func sanitize(s string) string { return search.SanitizeName(s) }

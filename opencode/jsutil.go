@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
@@ -15,13 +14,7 @@ func utf16Len(s string) int { return search.UTF16Len(s) }
 
 // isJSSpace is JavaScript's WhiteSpace or LineTerminator, the set that
 // String.prototype.trim and the regexp class \s remove.
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+func isJSSpace(r rune) bool { return search.IsJSSpace(r) }
 
 // trimJS is String.prototype.trim.
 func trimJS(s string) string { return strings.TrimFunc(s, isJSSpace) }
@@ -34,29 +27,7 @@ func trimRightJS(s string) string { return strings.TrimRightFunc(s, isJSSpace) }
 // code points) as in JavaScript, not "i" as in Go. Other characters whose
 // full lowercase differs from the simple one do not produce ASCII letters
 // or digits, the only thing search() compares.
-func jsLower(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if r == 0x130 {
-			b.WriteString("i\u0307")
-			continue
-		}
-		b.WriteString(strings.ToLower(string(r)))
-	}
-	return b.String()
-}
+func jsLower(s string) string { return search.JSLower(s) }
 
 // sliceUTF16 is s.slice(0, n) on UTF-16 units. A cut inside a surrogate
 // pair keeps the lone high surrogate in JavaScript; it is written here as

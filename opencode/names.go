@@ -12,35 +12,7 @@ import (
 // `sanitize`): every UTF-16 code unit outside [a-zA-Z0-9_-] becomes "_".
 // A character outside the Basic Multilingual Plane is two code units in
 // JavaScript and so becomes "__".
-func Sanitize(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if !nameByte(s[i]) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r < 0x80 && nameByte(byte(r)):
-			b.WriteRune(r)
-		case r >= 0x10000:
-			b.WriteString("__")
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
-func nameByte(c byte) bool {
-	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func Sanitize(s string) string { return search.SanitizeName(s) }
 
 // ToolKey is the name OpenCode gives an MCP tool, `{server}_{tool}` with
 // both parts sanitised (§C.1). It is the eager tool name and the key code

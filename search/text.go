@@ -166,3 +166,71 @@ func LocaleKeys(names []string) [][]byte {
 
 // CeilDiv is ceil(n/d) for non-negative n and positive d.
 func CeilDiv(n, d int) int { return (n + d - 1) / d }
+
+// JSLower is JavaScript's String.prototype.toLowerCase: Unicode's default
+// lowercase mapping. It agrees with strings.ToLower except for U+0130 (İ),
+// which JavaScript maps to "i̇" (i + U+0307, SpecialCasing) and Go to "i".
+// The context-dependent final sigma is not reproduced: it never yields an
+// ASCII letter or digit, the only characters the clients compare.
+func JSLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			if strings.ContainsRune(s, 'İ') {
+				s = strings.ReplaceAll(s, "İ", "i\u0307")
+			}
+			return strings.ToLower(s)
+		}
+	}
+	return strings.ToLower(s)
+}
+
+// isNameByte is the character class both Claude Code (claude spec §2) and
+// OpenCode (opencode spec §C.1) keep in MCP names: [A-Za-z0-9_-].
+func isNameByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// SanitizeName replaces every UTF-16 code unit outside [A-Za-z0-9_-] with
+// "_", as Claude Code and OpenCode do with JavaScript's
+// s.replace(/[^a-zA-Z0-9_-]/g, "_"): a character outside the Basic
+// Multilingual Plane is two code units and becomes "__"
+// ("unicode_naïve_tool" → "unicode_na_ve_tool", "e_😀_x" → "e____x").
+func SanitizeName(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && isNameByte(byte(r)):
+			b.WriteByte(byte(r))
+		case r >= 0x10000:
+			b.WriteString("__")
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// IsJSSpace reports whether r is in JavaScript's \s, which is also what
+// String.prototype.trim removes: WhiteSpace plus LineTerminator. Unlike
+// Go's unicode.IsSpace it includes U+FEFF and excludes U+0085.
+func IsJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// JSTrim is String.prototype.trim.
+func JSTrim(s string) string { return strings.TrimFunc(s, IsJSSpace) }

@@ -143,3 +143,41 @@ func BenchmarkLocaleCompare(b *testing.B) {
 		LocaleCompare("mcp__github__create_pull_request", "mcp__github__create_pull_request_review")
 	}
 }
+
+func TestSanitizeNameAndJSLower(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"invoice_lookup", "invoice_lookup"},
+		{"close-ticket", "close-ticket"},
+		{"get.item", "get_item"},
+		{"unicode_naïve_tool", "unicode_na_ve_tool"}, // claude spec §2, observed
+		{"e_😀_x", "e____x"},                          // two UTF-16 units, two "_"
+		{"a b/c", "a_b_c"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := SanitizeName(tt.in); got != tt.want {
+			t.Errorf("SanitizeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	lower := []struct{ in, want string }{
+		{"FindInvoice", "findinvoice"},
+		{"İstanbul", "i\u0307stanbul"}, // JavaScript's SpecialCasing, not Go's "istanbul"
+		{"ÀÉÎ", "àéî"},
+	}
+	for _, tt := range lower {
+		if got := JSLower(tt.in); got != tt.want {
+			t.Errorf("JSLower(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestJSTrim(t *testing.T) {
+	// U+FEFF is JavaScript whitespace, U+0085 is not (Go's unicode.IsSpace
+	// says the opposite for both).
+	if got := JSTrim("\ufeff\u00a0 x \u2028\t"); got != "x" {
+		t.Errorf("JSTrim = %q", got)
+	}
+	if got := JSTrim("\u0085x\u0085"); got != "\u0085x\u0085" {
+		t.Errorf("JSTrim trimmed U+0085: %q", got)
+	}
+}

@@ -1,0 +1,14 @@
+package cputime
+
+import "testing"
+
+func TestUsedGrows(t *testing.T) {
+	before := Used()
+	x := 0
+	for i := 0; i < 50_000_000; i++ {
+		x += i % 7
+	}
+	if x == 0 || Used() < before {
+		t.Errorf("CPU time went backwards: %v then %v", before, Used())
+	}
+}
