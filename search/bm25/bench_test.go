@@ -49,3 +49,24 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkTransliterateCJK transliterates a short tool description in
+// Chinese with ASCII identifiers and a newline.
+func BenchmarkTransliterateCJK(b *testing.B) {
+	const text = "列出仓库中的所有文件，并按名称搜索（支持通配符）。Search files by name; 返回文件路径和大小。\n例如：`src/main.go`、`*.md`。"
+	b.ReportAllocs()
+	for b.Loop() {
+		Transliterate(text)
+	}
+}
+
+// BenchmarkDecodeDeunicode is the one-time cost of decoding the embedded
+// transliteration table, paid by the first text with a byte ≥ 0x7F.
+func BenchmarkDecodeDeunicode(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeDeunicode(deunicodeData); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -31,3 +31,11 @@ func ExampleIndex_Explain() {
 	// creat tf=1 df=1 idf=1.2039728 value=0.92436975 score=1.1129161
 	// issu tf=1 df=2 idf=0.6931472 value=0.92436975 score=0.6407243
 }
+
+func ExampleTransliterate() {
+	fmt.Println(bm25.Transliterate("列出文件 — café"))
+	fmt.Println(bm25.Tokenize("列出文件 — café\nlist"))
+	// Output:
+	// Lie Chu Wen Jian -- cafe
+	// [lie chu wen jian cafelist]
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/segment"
 	"github.com/kljensen/snowball/english"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Tokenize returns the tokens of text exactly as the bm25 crate's English
@@ -145,55 +144,55 @@ type transliterateFilter struct{}
 
 func (transliterateFilter) Filter(input []byte) []byte {
 	for _, c := range input {
-		if c >= utf8.RuneSelf {
+		if c >= 0x7F {
 			return []byte(Transliterate(string(input)))
 		}
 	}
-	return input // deunicode's fast path: ASCII is returned as is
+	return input // deunicode's fast path: bytes below 0x7F are returned as is
 }
 
-// Transliterate is this package's stand-in for
-// deunicode::deunicode_with_tofu_cow(text, "[?]"), the crate's
-// normalisation. ASCII is kept byte for byte. Other characters are
-// replaced as Text::Unidecode (from which deunicode started) does for the
-// characters that occur in tool catalogs:
+// Transliterate is deunicode::deunicode_with_tofu_cow(text, "[?]") of
+// deunicode 1.6.2 (the version linked into Codex 0.171.0), the crate's
+// normalisation step (codex.md §5.1 "Tokenizer" step 1, grok.md B.2), with
+// deunicode's own table (deunicode.bin, see deunicodeData):
 //
-//   - Latin-1 and Latin Extended-A letters lose their diacritics
-//     (é → e, Ł → L) and ligatures are spelled out (Æ → AE, ß → ss,
-//     œ → oe, þ → th);
-//
-//   - typographic punctuation becomes its ASCII form (‘ ’ → ', “ ” → ",
-//     – → -, — → --, … → ..., • → *, → → ->, ← → <-, × → x, NBSP → space);
-//
-//   - combining marks are dropped.
-//
-//   - Greek and Cyrillic letters are spelled in Latin (αβγ → abg, Ξ → Ks,
-//     Щ → Shch, мальчик → mal'chik).
-//
-// These entries were checked against the real crate (through Codex
-// 0.171.0's tool_search) where marked in the tests. Deviations, documented
-// rather than hidden: other letters and digits (CJK, Arabic, …) are kept
-// verbatim, so each still makes a word where deunicode makes one, but under
-// its own spelling rather than a Latin transliteration (北京 stays 北 京
-// where deunicode writes "Bei Jing", one token per character either way); other symbols (emoji included, which deunicode spells as
-// names) become the crate's unknown-character placeholder "[?]", which
-// yields no token, except a few common emoji listed in the table. Like
-// deunicode, a multi-character replacement that ends in a space loses that
-// space before a space or the end of the text.
+//   - The longest prefix of bytes below 0x7F is kept as it is (deunicode's
+//     fast path; text made only of such bytes is returned unchanged).
+//   - From the first other byte on, every character, ASCII included, is
+//     replaced by its table entry: printable ASCII by itself, but the
+//     control characters U+0000–U+001F (tab, newline and carriage return
+//     included) and U+007F by nothing, so "café\nlist" becomes "cafelist"
+//     (confirmed on Codex, TestCrateProbes) while "list\ncafé" keeps its
+//     newline. Letters lose diacritics or are romanised (é → "e", Æ → "AE",
+//     ß → "ss", мальчик → "mal'chik"); a Han character becomes its
+//     capitalised Mandarin syllable, nearly always followed by a space
+//     (列出 → "Lie Chu"); kana and Hangul their romanisation (げんまい茶 →
+//     "genmaiCha", 한국어 → "hangugeo"); emoji their short names followed
+//     by a space (🦄☣ → "unicorn biohazard"); punctuation an ASCII form
+//     (— → "--", → → "-", … → "..."). A character the table does not know
+//     becomes "[?]" (private use, unassigned, U+222DE and above).
+//   - A replacement longer than one character that ends in a space loses
+//     that space when the next character's replacement starts with a space
+//     or the text ends (deunicode's AsciiCharsIter): 北亰 city → "Bei Jing
+//     city", 北亰 → "Bei Jing".
 func Transliterate(text string) string {
+	i := 0
+	for i < len(text) && text[i] < 0x7F {
+		i++
+	}
+	if i == len(text) {
+		return text
+	}
 	var b strings.Builder
-	b.Grow(len(text) + 8)
+	b.Grow(len(text) | 15) // deunicode reserves s.len() | 15
+	b.WriteString(text[:i])
 	pending := "" // a replacement ending in a space, held until the next character is known
-	for _, r := range text {
-		var rep string
-		if r < utf8.RuneSelf {
-			rep = string(r)
-		} else {
-			rep = translitRune(r)
+	for _, r := range text[i:] {
+		rep, ok := deunicodeChar(r)
+		if !ok {
+			rep = "[?]" // the crate's placeholder (never starts with a space)
 		}
 		if pending != "" {
-			// deunicode's AsciiCharsIter: a multi-character replacement's
-			// trailing space is dropped before a space or the end.
 			if strings.HasPrefix(rep, " ") {
 				pending = pending[:len(pending)-1]
 			}
@@ -210,92 +209,6 @@ func Transliterate(text string) string {
 		b.WriteString(pending[:len(pending)-1])
 	}
 	return b.String()
-}
-
-func translitRune(r rune) string {
-	if s, ok := translitTable[r]; ok {
-		return s
-	}
-	if r >= 0x00C0 && r <= 0x024F || r >= 0x0370 && r <= 0x03FF || r >= 0x1F00 && r <= 0x1FFF || r >= 0x0400 && r <= 0x04FF {
-		// Latin, Greek and Cyrillic letters with diacritics: decompose,
-		// transliterate the base letter, drop the marks (é → e, ά → a,
-		// й is in the table as a whole).
-		d := norm.NFD.String(string(r))
-		base, size := utf8.DecodeRuneInString(d)
-		if size < len(d) || base != r {
-			if base < utf8.RuneSelf {
-				return string(base)
-			}
-			if s, ok := translitTable[base]; ok {
-				return s
-			}
-		}
-	}
-	switch {
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
-		return "" // combining marks: deunicode maps them to nothing
-	case unicode.IsSpace(r):
-		return " "
-	case unicode.IsLetter(r) || unicode.IsDigit(r):
-		return string(r) // deviation: kept verbatim (see Transliterate)
-	}
-	return "[?]"
-}
-
-// translitTable holds the replacements that are not "drop the diacritic".
-// Derived facts (Text::Unidecode's tables, x00, x01, x20, x21, x22).
-var translitTable = map[rune]string{
-	// Latin-1 Supplement (x00)
-	0x00A0: " ", 0x00A1: "!", 0x00A2: "C/", 0x00A3: "PS", 0x00A4: "$?", 0x00A5: "Y=",
-	0x00A6: "|", 0x00A7: "SS", 0x00A8: "\"", 0x00A9: "(c)", 0x00AA: "a", 0x00AB: "<<",
-	0x00AC: "!", 0x00AD: "", 0x00AE: "(r)", 0x00AF: "-", 0x00B0: "deg", 0x00B1: "+-",
-	0x00B2: "2", 0x00B3: "3", 0x00B4: "'", 0x00B5: "u", 0x00B6: "P", 0x00B7: "*",
-	0x00B8: ",", 0x00B9: "1", 0x00BA: "o", 0x00BB: ">>", 0x00BC: " 1/4", 0x00BD: " 1/2",
-	0x00BE: " 3/4", 0x00BF: "?", 0x00C6: "AE", 0x00D0: "D", 0x00D7: "x", 0x00D8: "O",
-	0x00DE: "Th", 0x00DF: "ss", 0x00E6: "ae", 0x00F0: "d", 0x00F7: "/", 0x00F8: "o",
-	0x00FE: "th",
-	// Latin Extended-A (x01) letters without a canonical decomposition
-	0x0110: "D", 0x0111: "d", 0x0126: "H", 0x0127: "h", 0x0131: "i", 0x0132: "IJ",
-	0x0133: "ij", 0x0138: "q", 0x013F: "L", 0x0140: "l", 0x0141: "L", 0x0142: "l",
-	0x0149: "'n", 0x014A: "NG", 0x014B: "ng", 0x0152: "OE", 0x0153: "oe", 0x0166: "T",
-	0x0167: "t", 0x017F: "s",
-	// General Punctuation (x20)
-	0x2000: " ", 0x2001: " ", 0x2002: " ", 0x2003: " ", 0x2004: " ", 0x2005: " ",
-	0x2006: " ", 0x2007: " ", 0x2008: " ", 0x2009: " ", 0x200A: " ", 0x200B: " ",
-	0x200C: "", 0x200D: "", 0x2010: "-", 0x2011: "-", 0x2012: "-", 0x2013: "-",
-	0x2014: "--", 0x2015: "--", 0x2016: "||", 0x2018: "'", 0x2019: "'", 0x201A: ",",
-	0x201B: "'", 0x201C: "\"", 0x201D: "\"", 0x201E: ",,", 0x201F: "\"", 0x2020: "+",
-	0x2021: "++", 0x2022: "*", 0x2024: ".", 0x2025: "..", 0x2026: "...", 0x2032: "'",
-	0x2033: "\"", 0x2039: "<", 0x203A: ">", 0x202F: " ", 0x205F: " ", 0x2060: "",
-	0x3000: " ", 0xFEFF: "",
-	// Arrows and mathematical operators (x21, x22)
-	0x2190: "<-", 0x2191: "^", 0x2192: "->", 0x2193: "V", 0x2194: "<->", 0x21D0: "<=",
-	0x21D2: "=>", 0x21D4: "<=>", 0x2212: "-", 0x2260: "!=", 0x2264: "<=", 0x2265: ">=",
-	0x2122: "TM",
-	// Emoji: deunicode spells them by their emojione short names, with a
-	// trailing space ("🦄☣" → "unicorn biohazard"). Only a few common ones
-	// are listed; their names are inferred from that rule, not checked
-	// against deunicode's table.
-	0x1F389: "tada ", 0x26A0: "warning ", 0x1F680: "rocket ", 0x1F4A1: "bulb ", 0x1F50D: "mag ",
-	0x2705: "white check mark ", 0x274C: "x ",
-}
-
-// Greek and Cyrillic (Text::Unidecode x03, x04). Uppercase letters mostly
-// spell the capitalised lowercase form, but not always (Ξ → "Ks", ξ → "x").
-func init() {
-	add := func(letters string, spell []string) {
-		i := 0
-		for _, r := range letters {
-			if spell[i] != "" {
-				translitTable[r] = spell[i]
-			}
-			i++
-		}
-	}
-	add("αβγδεζηθικλμνξοπρςστυφχψω", []string{"a", "b", "g", "d", "e", "z", "e", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s", "t", "u", "ph", "kh", "ps", "o"})
-	add("ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ", []string{"A", "B", "G", "D", "E", "Z", "E", "Th", "I", "K", "L", "M", "N", "Ks", "O", "P", "R", "S", "T", "U", "Ph", "Kh", "Ps", "O"})
-	add("абвгдеёжзийклмнопрстуфхцчшщъыьэюя", []string{"a", "b", "v", "g", "d", "e", "io", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "\"", "y", "'", "e", "iu", "ia"})
-	add("АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ", []string{"A", "B", "V", "G", "D", "E", "Io", "Zh", "Z", "I", "I", "K", "L", "M", "N", "O", "P", "R", "S", "T", "U", "F", "Kh", "Ts", "Ch", "Sh", "Shch", "\"", "Y", "'", "E", "Iu", "Ia"})
 }
 
 // stopWords is the NLTK English stop-word list (179 words) as the
