@@ -149,3 +149,33 @@ func TestOpenCodeCatalogMembership(t *testing.T) {
 		t.Errorf("shown lacks the catalog section: %.300s", r.Results[0].Shown)
 	}
 }
+
+// TestClientBoolOption: client options of kind bool read like bool flags.
+// The demo's deferred pool is 19 tools − customer_lookup (always loaded) −
+// render_board (app-only) = 17, plus Claude Code's 11 deferred built-ins.
+func TestClientBoolOption(t *testing.T) {
+	for _, tt := range []struct {
+		flag string
+		pool float64
+	}{{"--claude-builtins", 28}, {"--claude-builtins=true", 28}, {"--claude-builtins=false", 17}} {
+		out, errOut, code := run(t, "rank", "--client", "claude", "--query", "x", "--format", "json", tt.flag)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.flag, code, errOut)
+		}
+		var r struct {
+			Results []struct {
+				Extra map[string]any `json:"extra"`
+			} `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Results[0].Extra["pool_size"]; got != tt.pool {
+			t.Errorf("%s: pool_size %v, want %v", tt.flag, got, tt.pool)
+		}
+	}
+	_, errOut, code := run(t, "rank", "--query", "x", "--claude-builtins=maybe")
+	if code != exitBadInput || !strings.Contains(errOut, `"maybe" is not a boolean`) {
+		t.Errorf("bad bool: exit %d, %q", code, errOut)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,9 +93,12 @@ With no --catalog it uses an embedded demo catalog.`,
 		for _, o := range p.Options {
 			flag := name + "-" + o.Name
 			v := new(string)
-			pf.StringVar(v, flag, o.Default, o.Usage+" ("+name+")")
+			*v = o.Default
 			if o.Kind == search.BoolOption {
+				pf.Var(boolText{v}, flag, o.Usage+" ("+name+")")
 				pf.Lookup(flag).NoOptDefVal = "true"
+			} else {
+				pf.StringVar(v, flag, o.Default, o.Usage+" ("+name+")")
 			}
 			g.clientOpts[name][o.Name] = v
 			g.clientSet[name][o.Name] = func() bool { return pf.Changed(flag) }
@@ -209,3 +213,26 @@ func newClientsCmd(ios *IOStreams) *cobra.Command {
 		},
 	}
 }
+
+// boolText is a boolean flag kept as text ("true"/"false"), so client
+// options of every kind travel as search.Options strings; it prints and
+// parses like a plain bool flag (--claude-builtins, --claude-builtins=false).
+type boolText struct{ p *string }
+
+func (b boolText) String() string {
+	if b.p == nil || *b.p == "" {
+		return "false"
+	}
+	return *b.p
+}
+
+func (b boolText) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a boolean", s)
+	}
+	*b.p = strconv.FormatBool(v)
+	return nil
+}
+
+func (b boolText) Type() string { return "bool" }
