@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -254,11 +255,10 @@ func nameProblem(q string) string {
 	if len(q) > maxQualifiedName {
 		return fmt.Sprintf("%d characters, at most %d", len(q), maxQualifiedName)
 	}
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		ok := c == '_' || isLower(c) || isUpper(c) || i > 0 && (c == '-' || '0' <= c && c <= '9')
+	for i, r := range q {
+		ok := r < utf8.RuneSelf && (r == '_' || isLower(byte(r)) || isUpper(byte(r)) || i > 0 && (r == '-' || '0' <= r && r <= '9'))
 		if !ok {
-			return fmt.Sprintf("character %q at %d does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", c, i)
+			return fmt.Sprintf("character %q at byte %d does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", r, i)
 		}
 	}
 	return ""

@@ -405,3 +405,20 @@ func TestProblems(t *testing.T) {
 		t.Errorf("a skipped tool was found: %+v", res.Hits)
 	}
 }
+
+// TestNameProblemNamesTheCharacter: a rejected non-ASCII name is reported
+// with its character, not a stray UTF-8 byte.
+func TestNameProblemNamesTheCharacter(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"odd__unicode_naïve_tool", `character 'ï' at byte 15 does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`},
+		{"odd__1tool", ""}, // a digit is fine after the first character
+		{"1odd__tool", `character '1' at byte 0 does not match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`},
+		{"a___b", `2 "__" boundaries, want exactly 1`}, // overlapping boundaries count
+		{"odd__", "empty server or tool part"},
+	}
+	for _, tt := range tests {
+		if got := nameProblem(tt.name); got != tt.want {
+			t.Errorf("nameProblem(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
