@@ -58,8 +58,11 @@ func (id ToolID) String() string { return string(id) }
 // Catalog is a set of MCP servers and their tools, as loaded from files or
 // live servers, with the diagnostics found while loading and validating.
 type Catalog struct {
-	Servers     []*Server
+	Servers []*Server
+	// Diagnostics are the problems found while parsing, then Validate's.
 	Diagnostics []Diagnostic
+
+	parsed []Diagnostic // the parse-time part of Diagnostics (see Revalidate)
 }
 
 // Server is one MCP server: its name, the instructions from its initialize

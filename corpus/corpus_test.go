@@ -338,3 +338,44 @@ func TestDemo(t *testing.T) {
 		t.Errorf("demo queries: %d, want 16", len(qs.Queries))
 	}
 }
+
+// TestMergeRevalidate: merging keeps each side's parse diagnostics once and
+// validates the merged catalog as a whole (a tool name shared across the
+// two catalogs is found only after the merge).
+func TestMergeRevalidate(t *testing.T) {
+	parse := func(data string) *Catalog {
+		servers, diags, err := ParseCatalog("m.json", []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &Catalog{}
+		if err := c.AddParsed(servers, diags); err != nil {
+			t.Fatal(err)
+		}
+		c.Revalidate()
+		return c
+	}
+	a := parse(`{"server":"a","tools":[7,{"name":"search","description":"d","inputSchema":{}}]}`)
+	b := parse(`{"server":"b","tools":[{"name":"search","description":"d","inputSchema":{}}]}`)
+	if len(a.Diagnostics) != 1 || len(b.Diagnostics) != 0 {
+		t.Fatalf("before: %v / %v", a.Diagnostics, b.Diagnostics)
+	}
+	m := &Catalog{}
+	if err := m.Merge(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Merge(b); err != nil {
+		t.Fatal(err)
+	}
+	m.Revalidate()
+	var codes []string
+	for _, d := range m.Diagnostics {
+		codes = append(codes, d.Code)
+	}
+	if got := strings.Join(codes, " "); got != "tool-not-object shared-tool-name" {
+		t.Errorf("merged diagnostics %q", got)
+	}
+	if err := m.Merge(b); err == nil {
+		t.Error("merging server b twice should fail")
+	}
+}

@@ -47,33 +47,44 @@ func (e *LoadError) Unwrap() error { return e.Err }
 // the result. Two sources defining the same server name are an error naming
 // both files.
 func Load(paths ...string) (*Catalog, error) {
-	cat := &Catalog{}
+	var files []string
 	for _, p := range paths {
-		files, err := expand(p)
+		fs, err := expand(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return nil, &LoadError{File: f, Err: err}
-			}
-			servers, diags, err := ParseCatalog(f, data)
-			if err != nil {
-				return nil, err
-			}
-			if err := cat.Add(servers...); err != nil {
-				return nil, err
-			}
-			cat.Diagnostics = append(cat.Diagnostics, diags...)
+		files = append(files, fs...)
+	}
+	return loadFiles(os.ReadFile, files)
+}
+
+// LoadFS is Load over a file system (used for the embedded demo).
+func LoadFS(fsys fs.FS, names ...string) (*Catalog, error) {
+	return loadFiles(func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }, names)
+}
+
+// loadFiles parses each file, merges the servers and validates once.
+func loadFiles(read func(string) ([]byte, error), files []string) (*Catalog, error) {
+	cat := &Catalog{}
+	for _, f := range files {
+		data, err := read(f)
+		if err != nil {
+			return nil, &LoadError{File: f, Err: err}
+		}
+		servers, diags, err := ParseCatalog(f, data)
+		if err != nil {
+			return nil, err
+		}
+		if err := cat.AddParsed(servers, diags); err != nil {
+			return nil, err
 		}
 	}
-	cat.Diagnostics = append(cat.Diagnostics, Validate(cat)...)
+	cat.Revalidate()
 	return cat, nil
 }
 
 // Add appends servers to the catalog; a name already present is an error.
-// It does not validate; call Validate (or use Load) for diagnostics.
+// It does not validate; call Revalidate once all servers are in.
 func (c *Catalog) Add(servers ...*Server) error {
 	for _, s := range servers {
 		if prev := c.Server(s.Name); prev != nil {
@@ -83,6 +94,28 @@ func (c *Catalog) Add(servers ...*Server) error {
 		c.Servers = append(c.Servers, s)
 	}
 	return nil
+}
+
+// AddParsed appends servers with the diagnostics ParseCatalog (or a live
+// snapshot) found while reading them.
+func (c *Catalog) AddParsed(servers []*Server, diags []Diagnostic) error {
+	if err := c.Add(servers...); err != nil {
+		return err
+	}
+	c.parsed = append(c.parsed, diags...)
+	return nil
+}
+
+// Merge appends another catalog's servers and its parse diagnostics (not
+// its validation results: call Revalidate on the merged catalog).
+func (c *Catalog) Merge(other *Catalog) error {
+	return c.AddParsed(other.Servers, other.parsed)
+}
+
+// Revalidate sets Diagnostics to the parse diagnostics followed by
+// Validate's findings over the whole catalog as it is now.
+func (c *Catalog) Revalidate() {
+	c.Diagnostics = append(append([]Diagnostic(nil), c.parsed...), Validate(c)...)
 }
 
 func expand(p string) ([]string, error) {
@@ -108,27 +141,6 @@ func expand(p string) ([]string, error) {
 		return nil, &LoadError{File: p, Err: errors.New("folder has no .json catalog files")}
 	}
 	return files, nil
-}
-
-// LoadFS is Load over a file system (used for the embedded demo).
-func LoadFS(fsys fs.FS, names ...string) (*Catalog, error) {
-	cat := &Catalog{}
-	for _, n := range names {
-		data, err := fs.ReadFile(fsys, n)
-		if err != nil {
-			return nil, &LoadError{File: n, Err: err}
-		}
-		servers, diags, err := ParseCatalog(n, data)
-		if err != nil {
-			return nil, err
-		}
-		if err := cat.Add(servers...); err != nil {
-			return nil, err
-		}
-		cat.Diagnostics = append(cat.Diagnostics, diags...)
-	}
-	cat.Diagnostics = append(cat.Diagnostics, Validate(cat)...)
-	return cat, nil
 }
 
 type catalogFile struct {

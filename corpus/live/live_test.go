@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -324,7 +325,7 @@ func TestMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalDiags(same.Diagnostics, base.Diagnostics) {
+	if !slices.Equal(same.Diagnostics, base.Diagnostics) {
 		t.Errorf("Merge(base, nil) diagnostics differ:\n%v\n%v", same.Diagnostics, base.Diagnostics)
 	}
 	if len(base.Servers) == len(cat.Servers) {

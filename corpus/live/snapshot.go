@@ -560,45 +560,26 @@ func (s *Snapshot) Servers() ([]*corpus.Server, []corpus.Diagnostic, error) {
 // servers, validated together (a tool name shared between a file and a
 // live server is reported once). base is not modified; it may be nil. A
 // server name used twice is an error naming both sources: give one of them
-// a "name=" prefix.
-//
-// base is expected to come from corpus.Load or corpus.LoadFS, which end
-// its diagnostics with corpus.Validate's; those are recomputed here.
+// a "name=" prefix. base's parse diagnostics are kept and its validation
+// is done again over the merged catalog (corpus.Catalog.Revalidate).
 func Merge(base *corpus.Catalog, snaps []*Snapshot) (*corpus.Catalog, error) {
 	cat := &corpus.Catalog{}
 	if base != nil {
-		cat.Servers = append(cat.Servers, base.Servers...)
-		diags := base.Diagnostics
-		v := corpus.Validate(base)
-		if len(v) <= len(diags) && equalDiags(diags[len(diags)-len(v):], v) {
-			diags = diags[:len(diags)-len(v)]
+		if err := cat.Merge(base); err != nil {
+			return nil, err
 		}
-		cat.Diagnostics = append(cat.Diagnostics, diags...)
 	}
 	for _, snap := range snaps {
 		servers, diags, err := snap.Servers()
 		if err != nil {
 			return nil, err
 		}
-		if err := cat.Add(servers...); err != nil {
+		if err := cat.AddParsed(servers, diags); err != nil {
 			return nil, fmt.Errorf("%w (give a live server another name with a name= prefix)", err)
 		}
-		cat.Diagnostics = append(cat.Diagnostics, diags...)
 	}
-	cat.Diagnostics = append(cat.Diagnostics, corpus.Validate(cat)...)
+	cat.Revalidate()
 	return cat, nil
-}
-
-func equalDiags(a, b []corpus.Diagnostic) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Catalog snapshots every source (see TakeAll) and returns them as a
