@@ -304,7 +304,10 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	}
 	// Exact match first (B.2): first tool in catalog order whose qualified
 	// or bare name equals the trimmed, lowercased query; limit ignored.
-	ql := strings.ToLower(strings.TrimSpace(q.Text))
+	// Rust's to_lowercase is the full Unicode mapping: U+0130 (İ) becomes
+	// "i\u0307", so "İssue_write" is no exact name (search.JSLower maps it
+	// the same way; Go's strings.ToLower would give a plain "i").
+	ql := search.JSLower(strings.TrimSpace(q.Text))
 	for i, e := range s.entries {
 		if e.lowerQual == ql || e.lowerName == ql {
 			res.Notes = append(res.Notes, fmt.Sprintf("exact-name shortcut: %q matches %s; it is returned alone with score 1.0, limit ignored (grok.md B.2)", strings.TrimSpace(q.Text), e.qualified))
