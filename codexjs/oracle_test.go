@@ -241,7 +241,6 @@ func TestToolSearchMatchesCodex(t *testing.T) {
 	}
 }
 
-const liveMCPBench = "../corpora/livemcpbench/catalogs"
 
 // TestDumpOnGithub is §0's example: the 217,561-byte dump becomes the
 // warning header, the first 20,000 bytes, …44391 tokens truncated… and the

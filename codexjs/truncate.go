@@ -35,13 +35,6 @@ func (p policy) byteBudget() int {
 	return p.n * bytesPerToken
 }
 
-func (p policy) tokenBudget() int {
-	if p.bytes {
-		return approxTokens(p.n)
-	}
-	return p.n
-}
-
 // rustLineCount counts lines the way Rust's str::lines() does (§2.2):
 // split on "\n", no final empty segment after a trailing newline, "" → 0.
 func rustLineCount(s string) int {

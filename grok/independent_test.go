@@ -596,10 +596,9 @@ type iMatch struct {
 }
 
 type iGroup struct {
-	score      float32
-	from, to   int // 1-based places
-	tools      map[corpus.ToolID]bool
-	exactMatch bool
+	score    float32
+	from, to int // 1-based places
+	tools    map[corpus.ToolID]bool
 }
 
 // iResult is one answer: every candidate in score order (ties in catalog
@@ -736,24 +735,6 @@ func (s *iSim) iRender(groups [][]iShownTool) string {
 	}
 	b.WriteString("\n}")
 	return b.String()
-}
-
-// iGroupByServer is B.3: results grouped by server, groups sorted by their
-// best score descending (stable), BM25 order inside a group.
-func iGroupByServer(list []iShownTool) [][]iShownTool {
-	var groups [][]iShownTool
-	idx := map[string]int{}
-	for _, st := range list {
-		i, ok := idx[st.t.server]
-		if !ok {
-			i = len(groups)
-			idx[st.t.server] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], st)
-	}
-	sort.SliceStable(groups, func(a, b int) bool { return groups[a][0].score > groups[b][0].score })
-	return groups
 }
 
 // ---------------------------------------------------------------------------

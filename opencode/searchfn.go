@@ -256,7 +256,6 @@ func (idx searchIndex) run(in SearchInput) SearchResult {
 	type scored struct {
 		e     *indexEntry
 		score int
-		why   []string
 	}
 	var list []scored
 	exact := false
