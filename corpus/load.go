@@ -284,8 +284,14 @@ func parseTool(file, server string, i int, raw json.RawMessage) (*Tool, []Diagno
 	if tv, ok := v.Get("title"); ok && tv.Kind == ojson.String {
 		t.Title = tv.Str
 	}
-	t.InputSchema, t.InputSchemaRaw = member(v, raw, "inputSchema")
-	t.OutputSchema, t.OutputSchemaRaw = member(v, raw, "outputSchema")
+	// The raw bytes of the schemas, decoded once for both (the last of a
+	// repeated key, as Get returns).
+	var members map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &members) // raw parsed as an object above
+	t.InputSchema, _ = v.Get("inputSchema")
+	t.InputSchemaRaw = members["inputSchema"]
+	t.OutputSchema, _ = v.Get("outputSchema")
+	t.OutputSchemaRaw = members["outputSchema"]
 	if m, ok := v.Get("_meta"); ok {
 		t.Meta = m
 	}
@@ -293,19 +299,6 @@ func parseTool(file, server string, i int, raw json.RawMessage) (*Tool, []Diagno
 		t.Annotations = parseAnnotations(a)
 	}
 	return t, diags
-}
-
-// member returns an object member's parsed value and raw bytes.
-func member(v ojson.Value, raw json.RawMessage, key string) (ojson.Value, json.RawMessage) {
-	mv, ok := v.Get(key)
-	if !ok {
-		return ojson.Value{}, nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return mv, nil
-	}
-	return mv, m[key]
 }
 
 func parseAnnotations(a ojson.Value) Annotations {
