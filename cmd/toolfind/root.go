@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/toolfind/toolfind"
@@ -39,11 +40,27 @@ type globalOptions struct {
 	catalogs []string
 	clients  string
 	limit    int
-	// clientOpts holds --<client>-<option> values as given, by client then
-	// option name; only flags the user set are present.
-	clientOpts map[string]map[string]*string
-	clientSet  map[string]map[string]func() bool
-	source     sourceOptions
+	// flags holds the persistent flags, among them one
+	// --<client>-<option> flag per client option (see clientFlag).
+	flags  *pflag.FlagSet
+	source sourceOptions
+}
+
+// clientFlag is the flag name of a client option.
+func clientFlag(client string, o search.Option) string { return client + "-" + o.Name }
+
+// clientProfiles returns one profile per client name (options are shared
+// by all profiles of a client).
+func clientProfiles() []search.Profile {
+	var out []search.Profile
+	seen := map[string]bool{}
+	for _, p := range search.Profiles() {
+		if !seen[p.ID.Name] {
+			seen[p.ID.Name] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Main runs the CLI and returns the exit code.
@@ -64,7 +81,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 }
 
 func newRootCmd(ios *IOStreams) *cobra.Command {
-	g := &globalOptions{clientOpts: map[string]map[string]*string{}, clientSet: map[string]map[string]func() bool{}}
+	g := &globalOptions{}
 	root := &cobra.Command{
 		Use:   "toolfind",
 		Short: "Will each AI agent client find your MCP tools, and what will its model see?",
@@ -79,29 +96,21 @@ With no --catalog it uses an embedded demo catalog.`,
 		return usageError("%v (see '%s --help')", err, c.CommandPath())
 	})
 	pf := root.PersistentFlags()
+	g.flags = pf
 	pf.StringArrayVar(&g.catalogs, "catalog", nil, "catalog `PATH` (file or folder); repeatable; default: the embedded demo")
 	pf.StringVar(&g.clients, "client", "all", "clients to simulate, comma-separated: "+clientNamesHelp())
 	pf.IntVar(&g.limit, "limit", 0, "result limit per search (0: each client's default)")
 	addSourceFlags(root, &g.source)
-	for _, p := range search.Profiles() {
-		name := p.ID.Name
-		if _, done := g.clientOpts[name]; done {
-			continue
-		}
-		g.clientOpts[name] = map[string]*string{}
-		g.clientSet[name] = map[string]func() bool{}
+	for _, p := range clientProfiles() {
 		for _, o := range p.Options {
-			flag := name + "-" + o.Name
-			v := new(string)
-			*v = o.Default
+			flag, usage := clientFlag(p.ID.Name, o), o.Usage+" ("+p.ID.Name+")"
 			if o.Kind == search.BoolOption {
-				pf.Var(boolText{v}, flag, o.Usage+" ("+name+")")
+				v := o.Default
+				pf.Var(boolText{&v}, flag, usage)
 				pf.Lookup(flag).NoOptDefVal = "true"
 			} else {
-				pf.StringVar(v, flag, o.Default, o.Usage+" ("+name+")")
+				pf.String(flag, o.Default, usage)
 			}
-			g.clientOpts[name][o.Name] = v
-			g.clientSet[name][o.Name] = func() bool { return pf.Changed(flag) }
 		}
 	}
 	root.AddCommand(newRankCmd(ios, g), newVersionCmd(ios), newClientsCmd(ios))
@@ -112,13 +121,9 @@ With no --catalog it uses an embedded demo catalog.`,
 }
 
 func clientNamesHelp() string {
-	seen := map[string]bool{}
 	var names []string
-	for _, p := range search.Profiles() {
-		if !seen[p.ID.Name] {
-			seen[p.ID.Name] = true
-			names = append(names, p.ID.Name)
-		}
+	for _, p := range clientProfiles() {
+		names = append(names, p.ID.Name)
 	}
 	names = append(names, "all")
 	return strings.Join(names, ", ") + " (name@version for an older profile)"
@@ -138,17 +143,17 @@ func (g *globalOptions) loadCatalog(ctx context.Context) (*corpus.Catalog, error
 // options' files.
 func (g *globalOptions) options() (toolfind.ClientOptions, error) {
 	out := toolfind.ClientOptions{}
-	for _, p := range search.Profiles() {
+	for _, p := range clientProfiles() {
 		for _, o := range p.Options {
-			set := g.clientSet[p.ID.Name][o.Name]
-			if set == nil || !set() {
+			flag := clientFlag(p.ID.Name, o)
+			if !g.flags.Changed(flag) {
 				continue
 			}
-			val := *g.clientOpts[p.ID.Name][o.Name]
+			val := g.flags.Lookup(flag).Value.String()
 			if o.Kind == search.FileOption {
 				data, err := os.ReadFile(val)
 				if err != nil {
-					return nil, badInput(fmt.Errorf("--%s-%s: %w", p.ID.Name, o.Name, err))
+					return nil, badInput(fmt.Errorf("--%s: %w", flag, err))
 				}
 				val = string(data)
 			}
