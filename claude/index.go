@@ -4,6 +4,8 @@ import (
 	"index/suffixarray"
 	"sort"
 	"strings"
+
+	"github.com/toolfind/toolfind/search"
 )
 
 // Per-term match flags of one tool (spec §1 steps 5–6).
@@ -120,18 +122,11 @@ func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 	}
 	t := wt.text
 	for _, pos := range wt.sa.Lookup([]byte(term), -1) {
-		if boundary(t, pos) && boundary(t, pos+len(term)) {
+		if search.BoundaryAt(t, pos) && search.BoundaryAt(t, pos+len(term)) {
 			o := sort.Search(len(wt.starts), func(k int) bool { return int(wt.starts[k]) > pos }) - 1
 			flags[o] |= bit
 		}
 	}
-}
-
-// boundary is JavaScript's \b at byte offset i of s.
-func boundary(s string, i int) bool {
-	before := i > 0 && isWordByte(s[i-1])
-	after := i < len(s) && isWordByte(s[i])
-	return before != after
 }
 
 // index is the search structure over the deferred pool, built once.
@@ -171,7 +166,7 @@ func (ix *index) flags(term string, out []uint8) {
 	// whitespace (it comes from a split on \s+), so the term is inside full
 	// exactly when it is inside one part: fFull == fPartSub, no scan needed.
 	// (directFlags checks full itself; the fuzzers compare the two.)
-	if !strings.ContainsFunc(term, isJSSpace) {
+	if !strings.ContainsFunc(term, search.IsJSSpace) {
 		for i, f := range out {
 			if f&fPartSub != 0 {
 				out[i] |= fFull
@@ -208,27 +203,11 @@ func directFlags(e *entry, term string) uint8 {
 	if strings.Contains(e.full, term) {
 		f |= fFull
 	}
-	if e.hasHint && containsWord(e.hint, term) {
+	if e.hasHint && search.ContainsWord(e.hint, term) {
 		f |= fHint
 	}
-	if containsWord(e.desc, term) {
+	if search.ContainsWord(e.desc, term) {
 		f |= fDesc
 	}
 	return f
-}
-
-// containsWord is JavaScript's new RegExp("\\b" + escape(term) + "\\b").test(s).
-func containsWord(s, term string) bool {
-	for off := 0; off+len(term) <= len(s); {
-		j := strings.Index(s[off:], term)
-		if j < 0 {
-			return false
-		}
-		pos := off + j
-		if boundary(s, pos) && boundary(s, pos+len(term)) {
-			return true
-		}
-		off = pos + 1
-	}
-	return false
 }

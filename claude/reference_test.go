@@ -30,7 +30,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 	if m := regexp.MustCompile(`^[sS][eE][lL][eE][cC][tT]:(?s:(.+))$`).FindStringSubmatch(text); m != nil && !strings.ContainsAny(m[1], "\n\r\u2028\u2029") {
 		var names []string
 		for _, n := range strings.Split(m[1], ",") {
-			if n = strings.TrimFunc(n, isJSSpace); n != "" {
+			if n = strings.TrimFunc(n, search.IsJSSpace); n != "" {
 				names = append(names, n)
 			}
 		}
@@ -66,7 +66,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 		}
 		return out
 	}
-	q := strings.TrimFunc(text, isJSSpace)
+	q := strings.TrimFunc(text, search.IsJSSpace)
 	if q == "" {
 		return out
 	}
@@ -94,7 +94,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 			return out
 		}
 	}
-	words := strings.FieldsFunc(ql, isJSSpace)
+	words := strings.FieldsFunc(ql, search.IsJSSpace)
 	if len(words) > 32 {
 		words = words[:32]
 	}

@@ -161,7 +161,7 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	}
 	res.Shown, res.ShownTokens = s.render(hits)
 	if len(hits) == 0 && !isSelect {
-		if loaded := s.alreadyLoaded(jsTrim(text)); loaded != nil {
+		if loaded := s.alreadyLoaded(search.JSTrim(text)); loaded != nil {
 			// Observed on 2.1.328: the query customer_lookup, the bare name
 			// of an always-loaded tool, finds nothing and Claude Code adds
 			// this reminder to the same turn ("Customer_Lookup" and
@@ -204,7 +204,7 @@ func parseSelect(text string) ([]string, bool) {
 	}
 	var names []string
 	for _, n := range strings.Split(rest, ",") {
-		if n = jsTrim(n); n != "" {
+		if n = search.JSTrim(n); n != "" {
 			names = append(names, n)
 		}
 	}
@@ -248,7 +248,7 @@ func (s *Simulator) selectTools(names []string) ([]*entry, [][]string) {
 
 // keyword is spec §1 "Keyword search".
 func (s *Simulator) keyword(text string, limit int) (hits []*entry, scores []int, why [][]string, note string, matched int) {
-	q := jsTrim(text)
+	q := search.JSTrim(text)
 	if q == "" {
 		return nil, nil, nil, "", 0
 	}

@@ -10,21 +10,8 @@ import (
 // "[truncated]" — 13 characters (spec §3).
 const truncMarker = "… [truncated]"
 
-// isJSSpace reports whether r is in JavaScript's \s (and what
-// String.prototype.trim removes): WhiteSpace plus LineTerminator. Unlike Go's
-// unicode.IsSpace it includes U+FEFF and excludes U+0085.
-func isJSSpace(r rune) bool { return search.IsJSSpace(r) }
-
-// jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, isJSSpace) }
-
 // jsFields is s.split(/\s+/) with empty pieces dropped.
-func jsFields(s string) []string { return strings.FieldsFunc(s, isJSSpace) }
-
-// isWordByte is JavaScript's \w: [A-Za-z0-9_].
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func jsFields(s string) []string { return strings.FieldsFunc(s, search.IsJSSpace) }
 
 // isWordTerm reports whether every byte of t is a word character: then
 // \bt\b matches exactly where t is a whole maximal run of word characters,
@@ -34,7 +21,7 @@ func isWordTerm(t string) bool {
 		return false
 	}
 	for i := 0; i < len(t); i++ {
-		if !isWordByte(t[i]) {
+		if !search.IsWordByte(t[i]) {
 			return false
 		}
 	}
@@ -44,12 +31,12 @@ func isWordTerm(t string) bool {
 // wordRuns returns the distinct maximal runs of word characters in s.
 func wordRuns(s string, add func(string)) {
 	for i := 0; i < len(s); {
-		if !isWordByte(s[i]) {
+		if !search.IsWordByte(s[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(s) && isWordByte(s[j]) {
+		for j < len(s) && search.IsWordByte(s[j]) {
 			j++
 		}
 		add(s[i:j])
@@ -103,7 +90,7 @@ func splitBuiltinName(name string) []string {
 // splitCoarse splits a coarse part on runs of whitespace, "_" or "."
 // (JavaScript /[\s_.]+/), dropping empty pieces (spec §1).
 func splitCoarse(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' || isJSSpace(r) })
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' || search.IsJSSpace(r) })
 }
 
 // splitLegacy is the 2.1.88 parse of an MCP wire name (background §3):

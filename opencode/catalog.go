@@ -34,7 +34,7 @@ const searchSignatureV2 = "search(input: …): …"
 // than 120 UTF-16 units, its first 119 units plus "...".
 func FirstLine(description string) string {
 	first, _, _ := strings.Cut(description, "\n")
-	first = trimJS(first)
+	first = search.JSTrim(first)
 	if utf16Len(first) > descriptionCut {
 		return sliceUTF16(first, descriptionKeep) + "..."
 	}

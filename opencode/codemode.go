@@ -287,7 +287,7 @@ func (s *CodeMode) diagnose(cat *corpus.Catalog) []corpus.Diagnostic {
 			d(corpus.Warning, "opencode-schema-unknown", "inputSchema", "the input schema renders as `unknown` in the code mode signature (the renderer failed on its shape), so the model gets no parameter list")
 		}
 		desc := toolDescription(t)
-		if first, _, _ := strings.Cut(desc, "\n"); utf16Len(trimJS(first)) > descriptionCut {
+		if first, _, _ := strings.Cut(desc, "\n"); utf16Len(search.JSTrim(first)) > descriptionCut {
 			d(corpus.Info, "opencode-description-cut", "description", fmt.Sprintf("the catalog line keeps only the first %d characters of the description's first line plus \"...\"", descriptionKeep))
 		} else if FirstLine(desc) == "" {
 			d(corpus.Info, "opencode-description-empty", "description", "the description's first line is empty, so the catalog line has no comment")

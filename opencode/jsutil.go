@@ -12,15 +12,8 @@ func jsonString(s string) string { return ojson.JSString(s) }
 
 func utf16Len(s string) int { return search.UTF16Len(s) }
 
-// isJSSpace is JavaScript's WhiteSpace or LineTerminator, the set that
-// String.prototype.trim and the regexp class \s remove.
-func isJSSpace(r rune) bool { return search.IsJSSpace(r) }
-
-// trimJS is String.prototype.trim.
-func trimJS(s string) string { return strings.TrimFunc(s, isJSSpace) }
-
 // trimRightJS is s.replace(/\s+$/, "").
-func trimRightJS(s string) string { return strings.TrimRightFunc(s, isJSSpace) }
+func trimRightJS(s string) string { return strings.TrimRightFunc(s, search.IsJSSpace) }
 
 // jsLower is String.prototype.toLowerCase as far as it matters here: the
 // Unicode default lowercase mapping, where U+0130 (İ) becomes "i̇" (two

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
 )
 
 // Output limits of OpenCode's Truncate.output (§C.1; §0 confirms they
@@ -174,7 +175,7 @@ func JoinEager(result ojson.Value) (string, error) {
 	if isErr, _ := result.Get("isError"); isErr.Kind == ojson.Bool && isErr.Bool {
 		var parts []string
 		for _, it := range items {
-			if str(it, "type") == "text" && trimJS(str(it, "text")) != "" {
+			if str(it, "type") == "text" && search.JSTrim(str(it, "text")) != "" {
 				parts = append(parts, str(it, "text"))
 			}
 		}

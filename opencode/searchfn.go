@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
 )
 
 // DefaultSearchLimit is search()'s default limit (§C.2).
@@ -251,7 +252,7 @@ func (idx searchIndex) run(in SearchInput) SearchResult {
 			}
 		}
 	}
-	trimmed := trimJS(in.Query)
+	trimmed := search.JSTrim(in.Query)
 	bare := strings.TrimPrefix(trimmed, "tools.")
 	type scored struct {
 		e     *indexEntry

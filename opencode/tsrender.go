@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolfind/toolfind/ojson"
+	"github.com/toolfind/toolfind/search"
 )
 
 // This file is the schema-to-TypeScript renderer of OpenCode's code mode
@@ -607,10 +608,10 @@ func docComment(desc ojson.Value, tagLines []string, indent string) string {
 	for i, l := range lines {
 		lines[i] = trimRightJS(strings.ReplaceAll(l, "*/", "* /"))
 	}
-	for len(lines) > 0 && trimJS(lines[0]) == "" {
+	for len(lines) > 0 && search.JSTrim(lines[0]) == "" {
 		lines = lines[1:]
 	}
-	for len(lines) > 0 && trimJS(lines[len(lines)-1]) == "" {
+	for len(lines) > 0 && search.JSTrim(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}
 	switch len(lines) {

@@ -10,17 +10,18 @@ import (
 	"golang.org/x/text/language"
 )
 
-// isWordByte is JavaScript's \w without the u flag: [A-Za-z0-9_]. Bytes of
+// IsWordByte is JavaScript's \w without the u flag: [A-Za-z0-9_]. Bytes of
 // multi-byte UTF-8 sequences are never word bytes, just as non-ASCII UTF-16
 // units are not \w in JavaScript, so boundaries fall in the same places.
-func isWordByte(c byte) bool {
+func IsWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// boundaryAt reports whether JavaScript's \b matches at byte offset i of s.
-func boundaryAt(s string, i int) bool {
-	before := i > 0 && isWordByte(s[i-1])
-	after := i < len(s) && isWordByte(s[i])
+// BoundaryAt reports whether JavaScript's \b (ASCII word characters)
+// matches at byte offset i of s.
+func BoundaryAt(s string, i int) bool {
+	before := i > 0 && IsWordByte(s[i-1])
+	after := i < len(s) && IsWordByte(s[i])
 	return before != after
 }
 
@@ -33,7 +34,7 @@ func boundaryAt(s string, i int) bool {
 func ContainsWord(text, word string) bool {
 	if word == "" {
 		for i := 0; i <= len(text); i++ {
-			if boundaryAt(text, i) {
+			if BoundaryAt(text, i) {
 				return true
 			}
 		}
@@ -45,7 +46,7 @@ func ContainsWord(text, word string) bool {
 			return false
 		}
 		start := off + j
-		if boundaryAt(text, start) && boundaryAt(text, start+len(word)) {
+		if BoundaryAt(text, start) && BoundaryAt(text, start+len(word)) {
 			return true
 		}
 		off = start + 1

@@ -1,8 +1,9 @@
 package bm25
 
 import (
-	"github.com/blevesearch/bleve/v2/analysis"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/blevesearch/snowballstem"
 	snowenglish "github.com/blevesearch/snowballstem/english"
