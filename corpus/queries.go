@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Query is one labelled query: the text a user (or model) would search for
@@ -157,10 +158,9 @@ func NewResolver(cat *Catalog) *Resolver {
 // of the clients' name rules (Codex), so names written with '-' or '.' as
 // '_' (Claude Code keeps '-', Codex does not) still match.
 func sanitize(s string) string {
-	b := []byte(s)
-	out := make([]byte, 0, len(b))
+	out := make([]byte, 0, len(s))
 	for _, r := range s {
-		if r < 128 && (r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+		if r < utf8.RuneSelf && (r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			out = append(out, byte(r))
 		} else {
 			out = append(out, '_')
