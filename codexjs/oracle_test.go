@@ -241,7 +241,6 @@ func TestToolSearchMatchesCodex(t *testing.T) {
 	}
 }
 
-
 // TestDumpOnGithub is §0's example: the 217,561-byte dump becomes the
 // warning header, the first 20,000 bytes, …44391 tokens truncated… and the
 // last 20,000 bytes (a 40,107-byte item).
