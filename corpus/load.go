@@ -143,6 +143,10 @@ func expand(p string) ([]string, error) {
 	return files, nil
 }
 
+// utf8BOM is the UTF-8 encoding of U+FEFF, which some editors write at the
+// start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 type catalogFile struct {
 	Server       *json.RawMessage `json:"server"`
 	Name         *json.RawMessage `json:"name"`
@@ -155,7 +159,11 @@ type catalogFile struct {
 // errors and diagnostics and, for a bare tools/list result, gives the server
 // its name (the base name without extension). Tools that cannot be used at
 // all (not an object, no string name) are left out and reported.
+//
+// A leading UTF-8 byte-order mark is skipped (editors on Windows write one);
+// line and column numbers in errors count from after it.
 func ParseCatalog(file string, data []byte) ([]*Server, []Diagnostic, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	var top catalogFile
 	if err := unmarshalAt(file, data, &top); err != nil {
 		return nil, nil, err

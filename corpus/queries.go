@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -41,41 +42,71 @@ func LoadQueries(path string, cat *Catalog) (*QuerySet, error) {
 	return ParseQueries(path, f, cat)
 }
 
-// maxQueryLine bounds one line of a query file (10 MiB).
-const maxQueryLine = 10 << 20
+// MaxQueryLine bounds one line of a query file (10 MiB, the newline not
+// counted); a longer line is an error naming the line and the limit.
+const MaxQueryLine = 10 << 20
 
-// ParseQueries reads JSON Lines from r. Blank lines and lines starting with
-// '#' or "//" are skipped. Every error names file, line and field.
+// ParseQueries reads JSON Lines from r. A leading UTF-8 byte-order mark is
+// skipped; blank lines and lines starting with '#' or "//" are skipped.
+// Every other line must be a JSON object of at most MaxQueryLine bytes.
+// Every error names file, line and field.
 func ParseQueries(file string, r io.Reader, cat *Catalog) (*QuerySet, error) {
 	res := NewResolver(cat)
 	qs := &QuerySet{Source: file}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxQueryLine)
+	// The scanner's limit is the line plus its "\r\n".
+	sc.Buffer(make([]byte, 64<<10), MaxQueryLine+2)
 	line := 0
 	for sc.Scan() {
 		line++
-		text := bytes.TrimSpace(sc.Bytes())
+		raw := sc.Bytes()
+		if line == 1 {
+			raw = bytes.TrimPrefix(raw, utf8BOM)
+		}
+		if len(bytes.TrimSuffix(raw, []byte("\r"))) > MaxQueryLine {
+			return nil, tooLong(file, line)
+		}
+		text := bytes.TrimSpace(raw)
 		if len(text) == 0 || text[0] == '#' || bytes.HasPrefix(text, []byte("//")) {
 			continue
 		}
-		q, err := parseQueryLine(file, line, text, res)
+		indent := len(raw) - len(bytes.TrimLeftFunc(raw, unicode.IsSpace))
+		q, err := parseQueryLine(file, line, indent, text, res)
 		if err != nil {
 			return nil, err
 		}
 		qs.Queries = append(qs.Queries, q)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, tooLong(file, line+1)
+		}
 		return nil, &LoadError{File: file, Line: line + 1, Err: err}
 	}
 	return qs, nil
 }
 
-func parseQueryLine(file string, line int, text []byte, res *Resolver) (Query, error) {
+func tooLong(file string, line int) error {
+	return &LoadError{File: file, Line: line,
+		Err: fmt.Errorf("line is longer than %d bytes (%d MiB), the limit for one query line", MaxQueryLine, MaxQueryLine>>20)}
+}
+
+// parseQueryLine parses one line's text, which starts at byte indent of the
+// line (for the column of a syntax error).
+func parseQueryLine(file string, line, indent int, text []byte, res *Resolver) (Query, error) {
 	bad := func(field string, err error) error {
 		return &LoadError{File: file, Line: line, Field: field, Err: err}
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(text, &obj); err != nil {
+	err := json.Unmarshal(text, &obj)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return Query{}, &LoadError{File: file, Line: line, Column: indent + int(se.Offset),
+			Err: fmt.Errorf("invalid JSON: %v", se)}
+	case text[0] != '{':
+		return Query{}, bad("", fmt.Errorf("the line is %s, not a JSON object like {\"query\": \"...\", \"expect\": [\"server/tool\"]}", jsonKind(text)))
+	case err != nil:
 		return Query{}, bad("", fmt.Errorf("not a JSON object: %v", err))
 	}
 	q := Query{File: file, Line: line}
@@ -125,6 +156,21 @@ func parseQueryLine(file string, line int, text []byte, res *Resolver) (Query, e
 		}
 	}
 	return q, nil
+}
+
+// jsonKind names the kind of a valid JSON value for messages.
+func jsonKind(raw []byte) string {
+	switch raw[0] {
+	case '[':
+		return "a JSON array"
+	case '"':
+		return "a JSON string"
+	case 't', 'f':
+		return "a JSON boolean"
+	case 'n':
+		return "JSON null"
+	}
+	return "a JSON number"
 }
 
 // Resolver turns the ways people write a tool's name into its ToolID.

@@ -99,8 +99,8 @@ func TestParseQueriesErrors(t *testing.T) {
 		{`{"query": 5}`, "q.jsonl:1: query: must be a string"},
 		{`{"query": "  "}`, "q.jsonl:1: query: is empty"},
 		{`{"query": "x", "expect": "findInvoice"}`, "q.jsonl:1: expect: must be an array of strings"},
-		{`["query"]`, "q.jsonl:1: not a JSON object"},
-		{`{"query": "x"`, "q.jsonl:1: not a JSON object"},
+		{`["query"]`, "q.jsonl:1: the line is a JSON array, not a JSON object"},
+		{`{"query": "x"`, "q.jsonl:1:13: invalid JSON"},
 	}
 	for _, tt := range tests {
 		_, err := ParseQueries("q.jsonl", strings.NewReader(tt.in), cat)
