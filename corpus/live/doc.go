@@ -15,11 +15,16 @@
 //     notifications/initialized (MCP 2025-11-25, Lifecycle);
 //  3. list: tools/list without a cursor, then with each nextCursor until
 //     one is absent or "" (MCP 2025-11-25, Pagination). A cursor that
-//     repeats is a parse failure, not an endless loop;
+//     repeats is a parse failure, not an endless loop; more than MaxPages
+//     (1000) pages, or more than MaxListBytes (64 MiB) of them, is a list
+//     failure;
 //  4. shut down: close stdin, wait DefaultShutdownGrace, SIGTERM, wait,
 //     SIGKILL — always to the whole process group, and always reaped
-//     (MCP 2025-11-25, Lifecycle §Shutdown). An HTTP session is ended with
-//     DELETE by the SDK.
+//     (MCP 2025-11-25, Lifecycle §Shutdown). On Linux every process whose
+//     environment holds the server's TOOLFIND_LIVE_SERVER tag (TagVariable)
+//     is killed too, so a grandchild that left the group with setsid does
+//     not outlive the snapshot (one that also cleared its environment
+//     does). An HTTP session is ended with DELETE by the SDK.
 //
 // The timeout (Options.Timeout, --timeout, default 30 s) bounds steps 1–2
 // together and step 3 (all pages) together.
@@ -65,12 +70,17 @@
 //	                 before answering initialize (*ExitError, with the
 //	                 stderr tail); the URL refused the connection
 //	*HandshakeError  initialize got no answer in time (ErrTimeout: the
-//	                 server is alive but silent), a JSON-RPC error
-//	                 (*jsonrpc.Error), an HTTP error status
-//	*ListError       the same for a tools/list page (Page says which), or
-//	                 the process exited mid-list
+//	                 server is alive but silent, or flooding — the message
+//	                 counts the requests and notifications it sent
+//	                 meanwhile), a JSON-RPC error (*jsonrpc.Error), an HTTP
+//	                 error status
+//	*ListError       the same for a tools/list page (Page says which); the
+//	                 process exited mid-list; the list did not end within
+//	                 the timeout (the message counts the pages answered) or
+//	                 within MaxPages pages or MaxListBytes bytes
 //	*ParseError      the server answered but broke the contract: a stdout
-//	                 line or HTTP body that is not JSON-RPC 2.0, an
+//	                 line or HTTP body that is not JSON-RPC 2.0, a stdout
+//	                 line over MaxLineLength (16 MiB), an
 //	                 initialize result the SDK cannot use, a tools/list
 //	                 result without a "tools" array, a non-string or
 //	                 repeating nextCursor

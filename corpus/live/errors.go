@@ -146,16 +146,41 @@ func PhaseOf(err error) (Phase, bool) {
 	return "", false
 }
 
-// timeoutError is the cause for ErrTimeout with the details.
+// timeoutError is the cause for ErrTimeout with the details, which tell
+// three servers apart: one that is silent, one that floods requests or
+// notifications but never answers, and one that answers page after page of
+// tools/list without the list ever ending.
 type timeoutError struct {
 	method string
 	after  time.Duration
+	// chatter is how many requests and notifications the server sent
+	// since the unanswered request, most of them top.
+	chatter int
+	top     string
+	// pages is how many tools/list pages had been answered, each with a
+	// new nextCursor.
+	pages int
 }
 
 func (e *timeoutError) Error() string {
+	switch {
+	case e.pages > 0:
+		return fmt.Sprintf("tools/list did not end within %s: the server answered %d %s, each with a new nextCursor (timed out; see --timeout)",
+			e.after, e.pages, plural(e.pages, "page", "pages"))
+	case e.chatter > 0:
+		return fmt.Sprintf("no answer to %s within %s; the server is running and sent %d %s meanwhile (most of them %q) but no answer (flooding; timed out; see --timeout)",
+			e.method, e.after, e.chatter, plural(e.chatter, "request or notification", "requests and notifications"), e.top)
+	}
 	return fmt.Sprintf("no answer to %s within %s; the server is running but silent (timed out; see --timeout)", e.method, e.after)
 }
 func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
 
 // excerpt quotes at most n bytes of b for an error message.
 func excerpt(b []byte, n int) string {

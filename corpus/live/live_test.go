@@ -202,6 +202,13 @@ func TestPhases(t *testing.T) {
 		{"cursor loop", fixture("loop"), PhaseParse, nil, `tools/list page 2 result): nextCursor "p2" was already returned by page 1`},
 		{"list silent", fixture("silent"), PhaseList, ErrTimeout, "no answer to tools/list within 2s"},
 		{"dies on list", fixture("die"), PhaseList, nil, "the server process exited (exit status 4)"},
+		// Flooding, endless paging and silence are told apart.
+		{"floods on initialize", fixture("floodinit"), PhaseHandshake, ErrTimeout,
+			`: handshake (initialize): no answer to initialize within 2s; the server is running and sent `},
+		{"floods on list", fixture("flood"), PhaseList, ErrTimeout,
+			`: list (tools/list page 1): no answer to tools/list within 2s; the server is running and sent `},
+		{"pages slowly forever", fixture("slowpages"), PhaseList, ErrTimeout,
+			`: tools/list did not end within 2s: the server answered `},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,6 +227,12 @@ func TestPhases(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("error %q\nwants %q", err, tt.msg)
 			}
+			if strings.HasPrefix(tt.src.Command[1], "flood") && !strings.Contains(err.Error(), ` requests and notifications meanwhile (most of them "notifications/message") but no answer (flooding; timed out; see --timeout)`) {
+				t.Errorf("flooding is not named: %v", err)
+			}
+			if tt.src.Command[1] == "slowpages" && !strings.Contains(err.Error(), " pages, each with a new nextCursor (timed out; see --timeout)") {
+				t.Errorf("endless paging is not named: %v", err)
+			}
 			if tt.src.Command[0] == fixtureBin && !strings.Contains(err.Error(), "| fixture: ") {
 				t.Errorf("error has no stderr tail: %v", err)
 			}
@@ -229,6 +242,16 @@ func TestPhases(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// TestEndlessPages: a server that answers every tools/list page at once
+// with a new nextCursor is stopped at MaxPages.
+func TestEndlessPages(t *testing.T) {
+	_, err := Take(context.Background(), fixture("endless"), Options{Timeout: time.Minute, ShutdownGrace: 500 * time.Millisecond})
+	const want = `: list (tools/list page 1001): the server answered 1000 pages, each with a new nextCursor; toolfind stops at 1000 pages (the list would likely never end)`
+	if p, _ := PhaseOf(err); p != PhaseList || err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("phase %q, error %v\nwant %s", p, err, want)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -21,12 +22,22 @@ const StderrTail = 8 << 10
 // stderrLines is how many of the last stderr lines an error shows.
 const stderrLines = 12
 
+// TagVariable is set in every stdio server's environment to a value
+// unique to the server (toolfind's pid and a sequence number). Processes
+// inherit it, so on Linux the server's whole process tree can be found and
+// killed, a grandchild that left the process group with setsid included.
+const TagVariable = "TOOLFIND_LIVE_SERVER"
+
+// procSeq numbers the servers started by this process.
+var procSeq atomic.Int64
+
 // proc is a running stdio server: its own process group (so that a
 // wrapper like npx and the node process it starts are stopped together),
 // pipes for stdin and stdout, stderr kept in a tail buffer, and a
 // goroutine that reaps it.
 type proc struct {
 	cmd    *exec.Cmd
+	tag    string   // TagVariable=… in its environment (see killTagged)
 	stdin  *os.File // our end of the child's stdin
 	stdout *os.File // our end of the child's stdout
 	stderr *tailBuffer
@@ -42,7 +53,8 @@ type proc struct {
 func startProc(src Source, extraStderr io.Writer) (*proc, error) {
 	cmd := exec.Command(src.Command[0], src.Command[1:]...)
 	cmd.Dir = src.Dir
-	cmd.Env = append(os.Environ(), src.Env...)
+	tag := fmt.Sprintf("%s=%d-%d", TagVariable, os.Getpid(), procSeq.Add(1))
+	cmd.Env = append(append(os.Environ(), src.Env...), tag)
 	setProcessGroup(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -63,7 +75,7 @@ func startProc(src Source, extraStderr io.Writer) (*proc, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	p := &proc{cmd: cmd, stdin: inW, stdout: outR, stderr: &tailBuffer{max: StderrTail},
+	p := &proc{cmd: cmd, tag: tag, stdin: inW, stdout: outR, stderr: &tailBuffer{max: StderrTail},
 		exited: make(chan struct{}), errDone: make(chan struct{})}
 	err = cmd.Start()
 	// The child has its own copies now (or never will).
@@ -117,14 +129,17 @@ func (p *proc) exitedWithin(d time.Duration) (*ExitError, bool) {
 // shutdown (specification 2025-11-25, Lifecycle §Shutdown, stdio): close
 // its stdin, wait up to grace for it to exit, then SIGTERM, then SIGKILL.
 // Otherwise (a failure, Ctrl-C) it goes straight to SIGTERM. Either way the
-// whole process group gets a final SIGKILL, so no grandchild outlives us,
-// and stop returns only once the process has been reaped.
+// whole process group gets a final SIGKILL, and so (on Linux) does every
+// process carrying the server's tag, so no grandchild outlives us, not even
+// one that left the group; stop returns only once the process has been
+// reaped.
 func (p *proc) stop(graceful bool, grace time.Duration) {
 	p.stopOnce.Do(func() {
 		p.stdin.Close()
 		if graceful {
 			if _, ok := p.exitedWithin(grace); ok {
 				killGroup(p.cmd, true)
+				killTagged(p.tag)
 				p.finish()
 				return
 			}
@@ -135,6 +150,7 @@ func (p *proc) stop(graceful bool, grace time.Duration) {
 			<-p.exited
 		}
 		killGroup(p.cmd, true)
+		killTagged(p.tag)
 		p.finish()
 	})
 }

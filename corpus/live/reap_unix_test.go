@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,6 +57,39 @@ func TestReaped(t *testing.T) {
 			if alive(pid) {
 				syscall.Kill(pid, syscall.SIGKILL)
 				t.Errorf("grandchild %d survived", pid)
+			}
+		})
+	}
+}
+
+// TestReapedDaemon: a grandchild that left the server's process group
+// (setsid) is killed too, after a successful snapshot and after a failed
+// one.
+func TestReapedDaemon(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("finding a setsid grandchild needs /proc (Linux)")
+	}
+	for _, then := range []string{"ok", "silent"} {
+		t.Run(then, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			src := fixture("daemon")
+			src.Env = []string{"FIXTURE_PIDFILE=" + pidfile, "FIXTURE_THEN=" + then}
+			_, err := Take(context.Background(), src, Options{Timeout: time.Second, ShutdownGrace: 200 * time.Millisecond})
+			if then == "ok" && err != nil || then == "silent" && !errors.Is(err, ErrTimeout) {
+				t.Fatalf("err %v", err)
+			}
+			data, rerr := os.ReadFile(pidfile)
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			pid, _ := strconv.Atoi(string(data))
+			deadline := time.Now().Add(2 * time.Second)
+			for alive(pid) && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if alive(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Errorf("setsid grandchild %d survived", pid)
 			}
 		})
 	}

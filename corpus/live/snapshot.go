@@ -30,6 +30,16 @@ const DefaultTimeout = 30 * time.Second
 // server/discover first.
 const DefaultProtocolVersion = "2025-11-25"
 
+// MaxPages bounds the tools/list pages of one server: a server whose
+// every page has a new nextCursor would otherwise be listed until the
+// timeout (or forever, if fast). Real servers use a few pages at most.
+const MaxPages = 1000
+
+// MaxListBytes bounds the size of all tools/list pages of one server
+// together (64 MiB; the largest real catalogs are under 1 MiB), so a server
+// cannot make toolfind hold more than that in memory.
+const MaxListBytes = 64 << 20
+
 // DefaultShutdownGrace is how long a stdio server gets to exit after its
 // stdin is closed (and again after SIGTERM) before it is killed.
 const DefaultShutdownGrace = 2 * time.Second
@@ -152,7 +162,7 @@ func Take(ctx context.Context, src Source, opts Options) (snap *Snapshot, err er
 		transport = &mcp.IOTransport{
 			Reader:        newLineReader(p.stdout, s.tap),
 			Writer:        &tapWriter{w: p.stdin, tap: s.tap},
-			MaxLineLength: MaxLineLength + 1, // lineReader enforces the limit
+			MaxLineLength: MaxLineLength + 2, // lineReader enforces the limit ("\r\n" not counted)
 		}
 	}
 	defer func() { s.close(err == nil) }()
@@ -260,7 +270,8 @@ func (s *session) cause(parent context.Context, method string, sdkErr error) (ca
 		return ErrInterrupted, nil, nil, false
 	}
 	if timedOut {
-		return &timeoutError{method: method, after: s.opts.Timeout}, nil, nil, false
+		n, top := s.tap.chatterSince()
+		return &timeoutError{method: method, after: s.opts.Timeout, chatter: n, top: top}, nil, nil, false
 	}
 	return sdkErr, nil, nil, false
 }
@@ -331,7 +342,12 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 	defer cancel()
 	seen := map[string]int{}
 	cursor := ""
+	size := 0
 	for page := 1; ; page++ {
+		if page > MaxPages {
+			return &ListError{failure: s.failure(fmt.Errorf("the server answered %d pages, each with a new nextCursor; toolfind stops at %d pages (the list would likely never end)", MaxPages, MaxPages)),
+				Page: page}
+		}
 		before := s.tap.count("tools/list")
 		_, sdkErr := s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		snap.Pages = page
@@ -348,6 +364,10 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 				return &ParseError{failure: s.failure(err), What: fmt.Sprintf("tools/list page %d result", page)}
 			}
 			snap.Tools = append(snap.Tools, tools...)
+			if size += len(r.Result); size > MaxListBytes {
+				return &ListError{failure: s.failure(fmt.Errorf("the tools/list pages so far add up to more than %s, toolfind's limit for one server", byteLimit(MaxListBytes))),
+					Page: page}
+			}
 			if next == "" {
 				return nil
 			}
@@ -363,6 +383,9 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 			sdkErr = errors.New("the SDK accepted a tools/list answer that toolfind did not see")
 		}
 		cause, bad, exited, _ := s.cause(parent, "tools/list", sdkErr)
+		if te, ok := cause.(*timeoutError); ok && te.chatter == 0 {
+			te.pages = page - 1
+		}
 		switch {
 		case bad != nil:
 			return &ParseError{failure: s.failure(cause), What: bad.What}

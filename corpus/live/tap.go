@@ -28,6 +28,10 @@ type tap struct {
 	counts  map[string]int    // method → requests sent
 	replies map[string]reply  // request id key → the server's response
 	bad     *badOutput        // the first server output that is not JSON-RPC
+	// chatter counts, by method, the requests and notifications the server
+	// sent since toolfind's latest request: a server that floods them while
+	// never answering is told apart from a silent one.
+	chatter map[string]int
 }
 
 // reply is one response: exactly one of Result and Error is set.
@@ -45,7 +49,8 @@ type badOutput struct {
 func (b *badOutput) Error() string { return b.What + ": " + b.Err.Error() }
 
 func newTap() *tap {
-	return &tap{methods: map[string]string{}, latest: map[string]string{}, counts: map[string]int{}, replies: map[string]reply{}}
+	return &tap{methods: map[string]string{}, latest: map[string]string{}, counts: map[string]int{}, replies: map[string]reply{},
+		chatter: map[string]int{}}
 }
 
 // wireMessage is the part of a JSON-RPC 2.0 message the tap looks at
@@ -74,6 +79,7 @@ func (t *tap) sent(data []byte) {
 		t.methods[k] = *m.Method
 		t.latest[*m.Method] = k
 		t.counts[*m.Method]++
+		clear(t.chatter)
 	}
 }
 
@@ -99,8 +105,17 @@ func (t *tap) received(what string, data []byte) error {
 		return t.bad
 	}
 	for _, m := range msgs {
-		if m.Method != nil || m.ID == nil {
-			continue // a request or notification from the server
+		if m.Method != nil {
+			// A request or notification from the server.
+			if len(t.chatter) < 64 || t.chatter[*m.Method] > 0 {
+				t.chatter[*m.Method]++
+			} else {
+				t.chatter["(other methods)"]++
+			}
+			continue
+		}
+		if m.ID == nil {
+			continue
 		}
 		k := idKey(m.ID)
 		if _, ours := t.methods[k]; !ours {
@@ -121,6 +136,22 @@ func (t *tap) reply(method string) (reply, bool) {
 	}
 	r, ok := t.replies[k]
 	return r, ok
+}
+
+// chatterSince returns how many requests and notifications the server
+// sent since toolfind's latest request, and the method it sent most (the
+// first by name among equals).
+func (t *tap) chatterSince() (n int, top string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	best := 0
+	for m, c := range t.chatter {
+		n += c
+		if c > best || c == best && m < top {
+			best, top = c, m
+		}
+	}
+	return n, top
 }
 
 // badOutput returns the first output that was not JSON-RPC, or nil.
@@ -217,8 +248,10 @@ func clone(b []byte) json.RawMessage {
 	return append(json.RawMessage(nil), b...)
 }
 
-// MaxLineLength is the longest stdout line (one JSON-RPC message) a stdio
-// server may send, as the SDK's DefaultMaxLineLength.
+// MaxLineLength is the longest stdout line (one JSON-RPC message, the
+// newline not counted) a stdio server may send, as the SDK's
+// DefaultMaxLineLength (16 MiB). A longer line is a parse error naming the
+// line and the limit.
 const MaxLineLength = 16 << 20
 
 // lineReader passes a stdio server's stdout through to the SDK line by
@@ -264,15 +297,16 @@ func (l *lineReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// readLine reads up to and including '\n' (or to EOF), at most l.max bytes.
+// readLine reads up to and including '\n' (or to EOF), at most l.max bytes
+// before the "\r\n" or "\n".
 func (l *lineReader) readLine() ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		line = append(line, chunk...)
-		if len(line) > l.max {
+		if len(bytes.TrimRight(line, "\r\n")) > l.max {
 			bad := &badOutput{What: fmt.Sprintf("stdout line %d", l.n+1),
-				Err: fmt.Errorf("line longer than %d bytes without a newline", l.max)}
+				Err: fmt.Errorf("the line is longer than %s, the limit for one JSON-RPC message from a stdio server", byteLimit(l.max))}
 			l.tap.mu.Lock()
 			if l.tap.bad == nil {
 				l.tap.bad = bad
@@ -377,4 +411,12 @@ func (p *sseParser) end() {
 		p.endLine()
 	}
 	p.dispatch()
+}
+
+// byteLimit words a size limit: "16777216 bytes (16 MiB)", "10 bytes".
+func byteLimit(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d bytes (%d MiB)", n, n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -97,8 +97,22 @@ func TestLineReader(t *testing.T) {
 	tp = newTap()
 	lr = newLineReader(io.NopCloser(strings.NewReader(strings.Repeat("x", 100))), tp)
 	lr.max = 10
-	if _, err := io.ReadAll(lr); err == nil || !strings.Contains(err.Error(), "stdout line 1: line longer than 10 bytes") {
-		t.Errorf("long line: %v", err)
+	const want = "stdout line 1: the line is longer than 10 bytes, the limit for one JSON-RPC message from a stdio server"
+	if _, err := io.ReadAll(lr); err == nil || err.Error() != want {
+		t.Errorf("long line: %v\nwant %s", err, want)
+	}
+	// The same with a newline after it, and a line of exactly the limit
+	// (with "\r\n") before it.
+	tp = newTap()
+	in = "{\"jsonrpc\":\"2.0\",\"method\":\"a\"}" // 31 bytes
+	lr = newLineReader(io.NopCloser(strings.NewReader(in+"\r\n"+strings.Repeat("x", 32)+"\n"+in+"\n")), tp)
+	lr.max = 31
+	got, err = io.ReadAll(lr)
+	if want := "stdout line 2: the line is longer than 31 bytes, the limit for one JSON-RPC message from a stdio server"; err == nil || err.Error() != want || string(got) != in+"\r\n" {
+		t.Errorf("long line with a newline: %q, %v\nwant %s", got, err, want)
+	}
+	if got := byteLimit(MaxLineLength); got != "16777216 bytes (16 MiB)" {
+		t.Errorf("byteLimit(MaxLineLength) = %q", got)
 	}
 }
 

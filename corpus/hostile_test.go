@@ -1,0 +1,76 @@
+package corpus
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestByteOrderMark: editors on Windows start files with U+FEFF; catalogs
+// and query files load as without it, and positions count from after it.
+func TestByteOrderMark(t *testing.T) {
+	servers, _, err := ParseCatalog("bom.json", []byte("\xef\xbb\xbf{\"server\":\"a\",\"tools\":[{\"name\":\"t\"}]}"))
+	if err != nil || len(servers) != 1 || servers[0].Name != "a" || len(servers[0].Tools) != 1 {
+		t.Fatalf("catalog with a BOM: %v, %+v", err, servers)
+	}
+	_, _, err = ParseCatalog("bom.json", []byte("\xef\xbb\xbf{\n,}"))
+	if want := "bom.json:2:1: invalid JSON: invalid character ',' looking for beginning of object key string"; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+	qs, err := ParseQueries("q.jsonl", strings.NewReader("\xef\xbb\xbf{\"query\": \"invoice\"}\n{\"query\": \"two\"}\n"), resolverCatalog(t))
+	if err != nil || len(qs.Queries) != 2 || qs.Queries[0].Text != "invoice" {
+		t.Fatalf("query file with a BOM: %v, %+v", err, qs)
+	}
+	// A BOM anywhere but at the start is not skipped.
+	_, err = ParseQueries("q.jsonl", strings.NewReader("{\"query\": \"invoice\"}\n\xef\xbb\xbf{\"query\": \"two\"}\n"), resolverCatalog(t))
+	if want := "q.jsonl:2:1: invalid JSON: invalid character 'ï' looking for beginning of value"; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+}
+
+// TestQueryLineNotObject: each kind of JSON value that is not an object
+// says so with file and line; broken JSON gives the column.
+func TestQueryLineNotObject(t *testing.T) {
+	const example = `, not a JSON object like {"query": "...", "expect": ["server/tool"]}`
+	tests := []struct{ in, want string }{
+		{"[1,2]", "q.jsonl:1: the line is a JSON array" + example},
+		{"\n\"invoice\"", "q.jsonl:2: the line is a JSON string" + example},
+		{"42", "q.jsonl:1: the line is a JSON number" + example},
+		{"true", "q.jsonl:1: the line is a JSON boolean" + example},
+		{"null", "q.jsonl:1: the line is JSON null" + example},
+		// '}' is byte 14 of the line, after two spaces of indent.
+		{`  {"query": 1}}`, "q.jsonl:1:15: invalid JSON: invalid character '}' after top-level value"},
+		{`{"query": "x"`, "q.jsonl:1:13: invalid JSON: unexpected end of JSON input"},
+	}
+	for _, tt := range tests {
+		_, err := ParseQueries("q.jsonl", strings.NewReader(tt.in), resolverCatalog(t))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("input %q: error %v\nwant %s", tt.in, err, tt.want)
+		}
+	}
+}
+
+// TestQueryLineTooLong: a line over MaxQueryLine is an error naming its
+// line and the limit, whether or not a newline follows it; a line of
+// exactly MaxQueryLine bytes loads.
+func TestQueryLineTooLong(t *testing.T) {
+	cat := resolverCatalog(t)
+	fits := `{"query": "` + strings.Repeat("a", MaxQueryLine-len(`{"query": ""}`)) + `"}`
+	qs, err := ParseQueries("q.jsonl", strings.NewReader("{\"query\": \"x\"}\n"+fits+"\r\n"), cat)
+	if err != nil || len(qs.Queries) != 2 {
+		t.Fatalf("a line of exactly %d bytes: %v", MaxQueryLine, err)
+	}
+	const want = "q.jsonl:2: line is longer than 10485760 bytes (10 MiB), the limit for one query line"
+	over := strings.Repeat("a", MaxQueryLine+1)
+	huge := strings.Repeat("a", MaxQueryLine+100)
+	for name, in := range map[string]string{
+		"one byte over, newline":    "{\"query\": \"x\"}\n" + over + "\n{\"query\": \"y\"}\n",
+		"one byte over, no newline": "{\"query\": \"x\"}\n" + over,
+		"far over, newline":         "{\"query\": \"x\"}\n" + huge + "\n{\"query\": \"y\"}\n",
+		"far over, no newline":      "{\"query\": \"x\"}\n" + huge,
+	} {
+		_, err := ParseQueries("q.jsonl", strings.NewReader(in), cat)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v\nwant %s", name, err, want)
+		}
+	}
+}
