@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/writer"
 )
 
 // Options tune a Run.
@@ -32,6 +33,13 @@ type Options struct {
 	// CatalogTools counts its tools; both optional, for the reports' titles.
 	Catalog      string
 	CatalogTools int
+	// Writers, when set, write each client's calls for every query (the
+	// model's side, package writer); each client is run once per writer,
+	// the first writer's rows named after the client alone and the
+	// others' "client (writer)". Without writers the query text is the
+	// search (as the verbatim writer would write it). Clients whose model
+	// never searches (search.NoSearch) are searched with the query text.
+	Writers []writer.Writer
 }
 
 // Report is the result of a Run: per-client metrics and every outcome, in
@@ -73,7 +81,9 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 	if opts.Limit < 0 {
 		return nil, fmt.Errorf("bench: limit %d: must be 0 (client default) or more", opts.Limit)
 	}
-	nq, ns := len(qs.Queries), len(sims)
+	nq := len(qs.Queries)
+	cols := columns(sims, opts.Writers)
+	ns := len(cols)
 	total := nq * ns
 	// cells[qi*ns+si] holds the outcomes of query qi for simulator si: the
 	// primary result first, then its variants.
@@ -101,12 +111,19 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 					return
 				}
 				q := &qs.Queries[i/ns]
-				sim := sims[i%ns]
-				res, err := safeSearch(ctx, sim, search.Query{Text: q.Text, Limit: opts.Limit})
-				if err != nil && ctx.Err() != nil {
-					return // cancelled: Run reports ctx.Err()
+				col := cols[i%ns]
+				if col.w == nil {
+					res, err := safeSearch(ctx, col.sim, search.Query{Text: q.Text, Limit: opts.Limit})
+					if err != nil && ctx.Err() != nil {
+						return // cancelled: Run reports ctx.Err()
+					}
+					cells[i] = outcomes(col, res, err, q, i/ns)
+				} else {
+					cells[i] = writtenOutcomes(ctx, col, q, i/ns)
+					if ctx.Err() != nil {
+						return
+					}
 				}
-				cells[i] = outcomes(sim, res, err, q, i/ns)
 				if opts.Progress != nil {
 					progMu.Lock()
 					done++
@@ -120,7 +137,40 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return assemble(cells, sims, qs, opts), nil
+	return assemble(cells, cols, qs, opts), nil
+}
+
+// column is one row group of the report: a simulator, and the writer of
+// its calls (nil: the query text is the search).
+type column struct {
+	sim   search.Simulator
+	w     writer.Writer
+	label string // the primary row's label
+}
+
+// columns pairs every simulator with every writer (see Options.Writers).
+func columns(sims []search.Simulator, ws []writer.Writer) []column {
+	var cols []column
+	if len(ws) == 0 {
+		for _, s := range sims {
+			cols = append(cols, column{sim: s, label: s.Client().String()})
+		}
+		return cols
+	}
+	for _, s := range sims {
+		if ns, ok := s.(search.NoSearch); ok && ns.SearchesNothing() {
+			cols = append(cols, column{sim: s, label: s.Client().String()})
+			continue
+		}
+		for wi, w := range ws {
+			l := s.Client().String()
+			if wi > 0 {
+				l += " (" + w.Name() + ")"
+			}
+			cols = append(cols, column{sim: s, w: w, label: l})
+		}
+	}
+	return cols
 }
 
 // safeSearch runs one search, turning a simulator's panic into an error
@@ -135,9 +185,9 @@ func safeSearch(ctx context.Context, sim search.Simulator, q search.Query) (res 
 }
 
 // outcomes turns one simulator answer into the outcomes of its rows.
-func outcomes(sim search.Simulator, res search.Result, err error, q *corpus.Query, qi int) []Outcome {
+func outcomes(col column, res search.Result, err error, q *corpus.Query, qi int) []Outcome {
 	if err != nil {
-		o := Outcome{Client: sim.Client().String(), Expect: q.Expect, Tools: []ToolOutcome{}, Error: err.Error()}
+		o := Outcome{Client: col.label, Expect: q.Expect, Tools: []ToolOutcome{}, Error: err.Error()}
 		for _, id := range q.Expect {
 			o.Tools = append(o.Tools, ToolOutcome{Tool: id})
 		}
@@ -145,7 +195,7 @@ func outcomes(sim search.Simulator, res search.Result, err error, q *corpus.Quer
 	}
 	// Rows are named after the simulator's profile, whatever the result
 	// says, so that a row's identity never varies between queries.
-	client := sim.Client().String()
+	client := col.label
 	out := make([]Outcome, 0, 1+len(res.Variants))
 	o := evaluate(res, q.Expect)
 	o.Client = client
@@ -167,14 +217,18 @@ func withQuery(o Outcome, q *corpus.Query, qi int) Outcome {
 }
 
 // assemble orders the rows and outcomes and computes the metrics.
-func assemble(cells [][]Outcome, sims []search.Simulator, qs *corpus.QuerySet, opts Options) *Report {
-	nq, ns := len(qs.Queries), len(sims)
+func assemble(cells [][]Outcome, cols []column, qs *corpus.QuerySet, opts Options) *Report {
+	nq, ns := len(qs.Queries), len(cols)
 	// Rows: per simulator, its primary row, then its variant rows in the
 	// order they first appear, scanning queries in file order.
 	var labels []string
 	variant := map[string]bool{}
-	for si := range sims {
-		labels = append(labels, sims[si].Client().String())
+	writers := map[string]string{}
+	for si := range cols {
+		labels = append(labels, cols[si].label)
+		if cols[si].w != nil {
+			writers[cols[si].label] = writerName(cols[si])
+		}
 		seen := map[string]bool{}
 		for qi := 0; qi < nq; qi++ {
 			for _, o := range cells[qi*ns+si][1:] {
@@ -213,6 +267,7 @@ func assemble(cells [][]Outcome, sims []search.Simulator, qs *corpus.QuerySet, o
 	for i, l := range labels {
 		rep.Clients[i] = metrics(l, byRow[i])
 		rep.Clients[i].Variant = variant[l]
+		rep.Clients[i].Writer = writers[l]
 	}
 	for _, key := range opts.By {
 		rep.By = append(rep.By, breakdown(key, labels, rep.Outcomes, rowOf))

@@ -41,6 +41,11 @@ type ClientMetrics struct {
 	MeanShownTokens float64 `json:"mean_shown_tokens"`
 	// Errors counts queries the simulator failed on (counted not found).
 	Errors int `json:"errors"`
+	// Writer names who wrote the row's calls ("" when the query text was
+	// the search); NoCall counts prompts for which the client's model made
+	// no call (counted not found).
+	Writer string `json:"writer,omitempty"`
+	NoCall int    `json:"no_call,omitempty"`
 	// RankDist[i] is the expected number of queries whose first shown
 	// expected tool is at position i+1.
 	RankDist []float64 `json:"rank_dist"`
@@ -57,6 +62,9 @@ func metrics(label string, os []*Outcome) ClientMetrics {
 		tokens += o.ShownTokens
 		if o.Error != "" {
 			m.Errors++
+		}
+		if o.NoCall {
+			m.NoCall++
 		}
 		if len(o.Expect) == 0 {
 			continue

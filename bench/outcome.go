@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 
@@ -53,6 +54,12 @@ type Outcome struct {
 	// Error is the simulator's error for this query, if any (the outcome
 	// then counts as not found).
 	Error string `json:"error,omitempty"`
+	// Writer names who wrote the client's calls, and Calls are the calls
+	// replayed (package writer); NoCall marks a prompt for which the
+	// client's model made no search call (counted as not found).
+	Writer string            `json:"writer,omitempty"`
+	Calls  []json.RawMessage `json:"calls,omitempty"`
+	NoCall bool              `json:"no_call,omitempty"`
 
 	index int // the query's position in its set
 }

@@ -1,8 +1,11 @@
 package claude
 
 import (
+	"sync"
+
 	"context"
 	"fmt"
+	"github.com/toolfind/toolfind/search/intent"
 	"slices"
 	"strings"
 
@@ -51,6 +54,12 @@ type Simulator struct {
 	exact, exactLower map[string]*entry
 	problems          []corpus.Diagnostic
 	notes             []string
+
+	// The heuristic writer's index over the deferred MCP tools, built on
+	// first use (writable.go).
+	intentOnce    sync.Once
+	intent        *intent.Index
+	intentEntries []*entry
 }
 
 var (

@@ -50,6 +50,11 @@ type compiled struct {
 	limits    Limits
 	console   bool
 	pool      sync.Pool // *sandbox for built-in programs
+
+	// ASCII-lowercased names and descriptions for the heuristic writer's
+	// native path (writable.go), built on first use.
+	asciiOnce            sync.Once
+	asciiName, asciiDesc []string
 }
 
 func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *compiled {

@@ -1,8 +1,11 @@
 package codexjs
 
 import (
+	"sync"
+
 	"context"
 	"fmt"
+	"github.com/toolfind/toolfind/search/intent"
 	"sort"
 	"strings"
 
@@ -45,6 +48,11 @@ type ToolSearch struct {
 	all   *AllTools
 	docs  []searchDoc
 	index *bm25.Index
+
+	// The heuristic writer's index, built on first use (writable.go).
+	intentOnce    sync.Once
+	intent        *intent.Index
+	intentServers []string
 }
 
 type searchDoc struct {

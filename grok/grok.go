@@ -1,8 +1,11 @@
 package grok
 
 import (
+	"sync"
+
 	"context"
 	"fmt"
+	"github.com/toolfind/toolfind/search/intent"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,6 +78,12 @@ type Simulator struct {
 	byID     map[corpus.ToolID]int
 	ix       *bm25.Index
 	problems []corpus.Diagnostic
+	servers  []serverInfo // connected servers, catalog order (B.1 reminder)
+
+	// The heuristic writer's index, built on first use (writable.go).
+	intentOnce    sync.Once
+	intent        *intent.Index
+	intentServers []string
 }
 
 // entry is one tool as Grok's ToolMetadata holds it (B.2).
@@ -96,6 +105,8 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 	s := &Simulator{opts: opts, byID: map[corpus.ToolID]int{}}
 	var docs []string
 	for _, srv := range cat.Servers {
+		s.servers = append(s.servers, serverInfo{name: srv.Name, instructions: srv.Instructions})
+		before := len(s.entries)
 		seen := map[string]bool{}
 		for _, t := range srv.Tools {
 			d := corpus.Diagnostic{File: srv.Source, Server: srv.Name, Tool: t.Name}
@@ -130,6 +141,7 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 			s.entries = append(s.entries, e)
 			docs = append(docs, e.doc)
 		}
+		s.servers[len(s.servers)-1].tools = len(s.entries) - before
 	}
 	s.ix = bm25.New(docs)
 	return s

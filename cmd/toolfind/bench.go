@@ -14,6 +14,7 @@ import (
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/writer"
 )
 
 func init() { commands = append(commands, newBenchCmd) }
@@ -30,6 +31,11 @@ type benchOptions struct {
 	perTool bool
 	quiet   bool
 	workers int
+	// The model's side (package writer): --writer, --written and whether
+	// the verbatim baseline is shown beside them.
+	writer     string
+	written    string
+	noVerbatim bool
 }
 
 func newBenchCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -68,6 +74,9 @@ func (o *benchOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.perTool, "per-tool", false, "add the per-tool view: how many of each tool's queries find it, per client")
 	f.BoolVar(&o.quiet, "quiet", false, "no progress bar on standard error")
 	f.IntVar(&o.workers, "workers", 0, "searches run at once (0: one per CPU)")
+	f.StringVar(&o.writer, "writer", "", "who writes each client's search call from the prompt: verbatim or heuristic (default: the query text is the search)")
+	f.StringVar(&o.written, "written", "", "replay the model calls of a written-queries `FILE` (JSON Lines from `toolfind write`) instead of --queries")
+	f.BoolVar(&o.noVerbatim, "no-verbatim", false, "with --writer or --written: leave out the verbatim baseline rows")
 }
 
 // evaluate checks the flags, loads the catalog and queries and runs the
@@ -89,14 +98,49 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 			return nil, usageError("--by %q: want a tag key of the query file, such as category", k)
 		}
 	}
+	if o.written != "" && o.queries != "" {
+		return nil, usageError("--written and --queries: give one (a written file holds its prompts)")
+	}
+	if o.written != "" && o.writer != "" {
+		return nil, usageError("--written and --writer: the calls of a written file are already written")
+	}
 	ctx := cmd.Context()
 	cat, err := o.global.loadCatalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	qs, err := o.loadQueries(cat)
-	if err != nil {
-		return nil, err
+	var writers []writer.Writer
+	var qs *corpus.QuerySet
+	if o.written != "" {
+		lines, err := writer.ReadFile(o.written)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		if qs, err = writer.QuerySet(o.written, lines, cat); err != nil {
+			return nil, badInput(err)
+		}
+		if len(qs.Queries) == 0 {
+			return nil, badInput(fmt.Errorf("%s: no calls", o.written))
+		}
+		rp := writer.NewReplay(lines)
+		writers = append(writers, rp)
+		if !cmd.Flags().Changed("client") {
+			o.global.clients = strings.Join(rp.Clients(), ",")
+		}
+	} else {
+		if qs, err = o.loadQueries(cat); err != nil {
+			return nil, err
+		}
+		if o.writer != "" {
+			w, err := writer.ByName(o.writer)
+			if err != nil {
+				return nil, usageError("--writer: %v", err)
+			}
+			writers = append(writers, w)
+		}
+	}
+	if len(writers) > 0 && !o.noVerbatim && writers[0].Name() != "verbatim" {
+		writers = append(writers, writer.Verbatim{})
 	}
 	sims, err := o.global.simulators(cat)
 	if err != nil {
@@ -113,6 +157,7 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 		PerTool:      o.perTool,
 		Catalog:      catalogName(o.global.catalogs),
 		CatalogTools: len(cat.UniqueTools()),
+		Writers:      writers,
 	}
 	if prog != nil {
 		opts.Progress = prog.update

@@ -19,6 +19,10 @@ type showOptions struct {
 	global *globalOptions
 	tools  []string
 	format string
+	// surface prints what each model sees before it searches instead of
+	// the tools; surfaceFile supplies exact client texts.
+	surface     bool
+	surfaceFile string
 }
 
 func newShowCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -37,6 +41,8 @@ normalisation, and the client's size estimate. A tool the client never shows is 
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.tools, "tool", nil, "tool to show (server/tool, server__tool, mcp__server__tool or a unique name); repeatable; default: all")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	f.BoolVar(&opts.surface, "surface", false, "show what each client's model sees before it searches (search tool definitions, reminders, partial catalog)")
+	f.StringVar(&opts.surfaceFile, "surface-file", "", "with --surface: a JSON `FILE` {\"claude\": {\"tool_search_description\": \"...\"}, ...} of exact client texts to use instead of toolfind's wording")
 	return cmd
 }
 
@@ -54,6 +60,12 @@ type showView struct {
 func runShow(cmd *cobra.Command, opts *showOptions) error {
 	if opts.format != "text" && opts.format != "json" {
 		return usageError("--format %q: want text or json", opts.format)
+	}
+	if opts.surface {
+		return runSurface(cmd, opts)
+	}
+	if opts.surfaceFile != "" {
+		return usageError("--surface-file goes with --surface")
 	}
 	cat, err := opts.global.loadCatalog(cmd.Context())
 	if err != nil {

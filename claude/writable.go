@@ -1,0 +1,221 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/intent"
+)
+
+var _ search.Writable = (*Simulator)(nil)
+
+// Surface text keys a user may replace with the exact texts of the release
+// they run (`--surface-file`). Our defaults restate the instructions of
+// spec background §1–§2 in toolfind's own words; Claude Code's texts are
+// not ours to copy.
+const (
+	TextToolSearchDescription = "tool_search_description"
+	TextQueryDescription      = "query_description"
+	TextMaxResultsDescription = "max_results_description"
+	TextReminderHeader        = "reminder_header"
+)
+
+// Our wording of the ToolSearch definition (spec background §1: name
+// "ToolSearch"; select:, keywords and +required query forms; max_results
+// default 5, no maximum) and of the deferred-tools reminder (background
+// §2: names only, one per line, sorted).
+const (
+	defToolSearchDescription = "Loads the full definitions of deferred tools so that they can be called.\n\n" +
+		"Deferred tools are listed by name only in a system reminder; until a tool's definition is loaded it has no " +
+		"parameter schema and calling it fails. Load a tool named anywhere (a reminder, an instruction, another tool's " +
+		"description) with the query \"select:<name>\" before calling it. The result lists each matched tool's complete " +
+		"definition; once shown, the tool can be called like any other.\n\n" +
+		"Query forms:\n" +
+		"- \"select:Read,Edit,Grep\" loads these exact tools by name\n" +
+		"- \"notebook jupyter\" searches by keyword and returns up to max_results best matches\n" +
+		"- \"+slack send\" requires \"slack\" in the name and ranks by the other words"
+	defQueryDescription      = "The search: \"select:<tool_name>\" to load tools by name, or keywords."
+	defMaxResultsDescription = "How many tools to return at most (default: 5)."
+	defReminderHeader        = "These deferred tools are available through ToolSearch. Their schemas are not loaded: calling one directly fails. Load them first with ToolSearch and the query \"select:<name>[,<name>...]\":"
+)
+
+// Surface renders what Claude Code's model sees before it searches (spec
+// background §1–§2): the ToolSearch definition and a system reminder with
+// the deferred tools' names, one per line, in JavaScript's default sort
+// order (UTF-16 code units).
+func (s *Simulator) Surface(texts search.Texts) (search.Surface, error) {
+	if err := search.CheckTexts("claude", texts, TextToolSearchDescription, TextQueryDescription, TextMaxResultsDescription, TextReminderHeader); err != nil {
+		return search.Surface{}, err
+	}
+	wording := map[string]string{}
+	desc := search.ApplyTexts(texts, wording, TextToolSearchDescription, defToolSearchDescription, "toolfind")
+	qdesc := search.ApplyTexts(texts, wording, TextQueryDescription, defQueryDescription, "toolfind")
+	mdesc := search.ApplyTexts(texts, wording, TextMaxResultsDescription, defMaxResultsDescription, "toolfind")
+	header := search.ApplyTexts(texts, wording, TextReminderHeader, defReminderHeader, "toolfind")
+	schema := search.MarshalSchema(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"query":       map[string]any{"type": "string", "description": qdesc},
+			"max_results": map[string]any{"type": "number", "default": DefaultMaxResults, "description": mdesc},
+		},
+		"required":             s.toolSearchRequired(),
+		"additionalProperties": false,
+	})
+	names := s.DeferredNames()
+	mcp := 0
+	for _, e := range s.pool {
+		if e.mcp {
+			mcp++
+		}
+	}
+	visible := 0
+	for _, e := range s.deferred {
+		if e.mcp {
+			visible++
+		}
+	}
+	sf := search.Surface{
+		Client: s.Client().String(),
+		Tools:  []search.SurfaceTool{{Name: "ToolSearch", Description: desc, InputSchema: schema}},
+		Context: []search.SurfaceText{{Role: "system-reminder",
+			Text: header + "\n" + strings.Join(names, "\n")}},
+		Visible: visible,
+		Total:   mcp,
+		Wording: wording,
+		Sources: []string{"specs/claude.md §1 (query forms, max_results)", "specs/claude.md background §1 (ToolSearch definition)", "specs/claude.md background §2 (deferred names reminder)"},
+		Notes:   []string{"the model reads only the deferred tools' names before it searches; descriptions are loaded with the result"},
+	}
+	return sf, nil
+}
+
+// toolSearchRequired is the ToolSearch schema's "required" list: both
+// members up to 2.1.331 (spec §0).
+func (s *Simulator) toolSearchRequired() []string { return []string{"query", "max_results"} }
+
+// DeferredNames are the names in the deferred-tools reminder, sorted by
+// UTF-16 code units as JavaScript's default sort does (background §2).
+func (s *Simulator) DeferredNames() []string {
+	names := make([]string, 0, len(s.deferred))
+	for _, e := range s.deferred {
+		names = append(names, e.name)
+	}
+	sort.Slice(names, func(i, j int) bool { return utf16Less(names[i], names[j]) })
+	return names
+}
+
+func utf16Less(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	for i := 0; i < len(ra) && i < len(rb); i++ {
+		if ra[i] == rb[i] {
+			continue
+		}
+		return utf16Key(ra[i]) < utf16Key(rb[i])
+	}
+	return len(ra) < len(rb)
+}
+
+// utf16Key orders runes as their first UTF-16 code unit does: a
+// supplementary rune (surrogate pair, 0xD800–0xDBFF) sorts below
+// U+E000–U+FFFF.
+func utf16Key(r rune) int {
+	if r >= 0x10000 {
+		return 0xD800 + int((r-0x10000)>>10)
+	}
+	return int(r)
+}
+
+// Replay runs one ToolSearch call: {"query": string, "max_results":
+// number (optional, default 5)} (background §1).
+func (s *Simulator) Replay(ctx context.Context, call json.RawMessage) (search.Result, error) {
+	m, err := search.CallObject(call)
+	if err != nil {
+		return search.Result{}, err
+	}
+	q, err := search.CallString(m, "query", true)
+	if err != nil {
+		return search.Result{}, err
+	}
+	limit, err := search.CallInt(m, "max_results")
+	if err != nil {
+		return search.Result{}, err
+	}
+	return s.Search(ctx, search.Query{Text: q, Limit: limit})
+}
+
+// VerbatimCall is {"query": prompt}.
+func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
+	return search.MarshalCall("query", prompt)
+}
+
+// Heuristic writer constants: how many names one select: call names at
+// most, and how close to the best a further name's score must come.
+const (
+	heuristicMaxSelect = 3
+	heuristicRatio     = 0.75
+	heuristicKeywords  = 4
+)
+
+// HeuristicCalls is the deterministic writer for Claude Code. The model
+// reads only the deferred names (background §2) and mostly loads tools by
+// name, so the writer ranks the deferred MCP tools for the prompt (package
+// intent: names and, standing in for what a model knows a name means, the
+// descriptions) and selects the best, plus up to two more whose scores come
+// within 75% of it when the prompt's words reach their names too:
+//
+//	{"query": "select:mcp__mongodb__aggregate"}
+//
+// When no deferred tool's name shares a word with the prompt (or its
+// family), the model cannot tell which name to load and writes keywords
+// instead: the prompt's first four keywords,
+//
+//	{"query": "weather forecast paris", "max_results": 5}
+func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
+	ix, entries := s.intentIndex()
+	ranked := ix.Rank(prompt)
+	var pick []string
+	if len(ranked) > 0 && ranked[0].NameMatches > 0 {
+		top := ranked[0].Score
+		for _, r := range ranked {
+			if len(pick) == heuristicMaxSelect || r.Score < heuristicRatio*top {
+				break
+			}
+			if r.NameMatches == 0 {
+				continue
+			}
+			pick = append(pick, entries[r.Doc].name)
+		}
+	}
+	if len(pick) > 0 {
+		return []json.RawMessage{search.MarshalCall("query", "select:"+strings.Join(pick, ","))}
+	}
+	var kw []string
+	for _, w := range intent.Keywords(prompt) {
+		if len(kw) == heuristicKeywords {
+			break
+		}
+		kw = append(kw, w.Form)
+	}
+	if len(kw) == 0 {
+		return nil
+	}
+	return []json.RawMessage{search.MarshalCall("query", strings.Join(kw, " "), "max_results", DefaultMaxResults)}
+}
+
+// intentIndex builds (once) the intent index over the deferred MCP tools.
+func (s *Simulator) intentIndex() (*intent.Index, []*entry) {
+	s.intentOnce.Do(func() {
+		var docs []intent.Doc
+		for _, e := range s.deferred {
+			if !e.mcp {
+				continue
+			}
+			s.intentEntries = append(s.intentEntries, e)
+			docs = append(docs, intent.Doc{Server: e.srv.Name, Tool: e.tool.Name, Description: e.tool.Description})
+		}
+		s.intent = intent.NewIndex(docs)
+	})
+	return s.intent, s.intentEntries
+}

@@ -1,0 +1,165 @@
+package grok
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/intent"
+)
+
+var _ search.Writable = (*Simulator)(nil)
+
+// Surface text keys (`--surface-file`). The defaults are toolfind's own
+// wording of grok.md B.1; Grok Build's texts are not ours to copy.
+const (
+	TextSearchToolDescription = "search_tool_description"
+	TextQueryDescription      = "query_description"
+	TextLimitDescription      = "limit_description"
+	TextUseToolDescription    = "use_tool_description"
+	TextReminderFooter        = "reminder_footer"
+)
+
+const (
+	defSearchToolDescription = "Finds MCP tools by keyword and returns their input schemas.\n\nA \"partial\" status means some servers may still be connecting."
+	defQueryDescription      = "Keywords matched against tool names, server names and descriptions. Name the server and the action for the best results (e.g. \"linear create issue\", \"slack read thread history\")."
+	defLimitDescription      = "How many results to return at most (default 5)."
+	defUseToolDescription    = "Calls an MCP tool.\n\n`tool_name` is the qualified `server__tool` name (e.g. `linear__save_issue`); `tool_input` must follow the input schema that `search_tool` returned."
+	defReminderFooter        = "Call `search_tool` to get an MCP tool's input schema before calling it with `use_tool`; never guess parameter names."
+)
+
+// Surface renders what Grok Build's model sees before it searches
+// (grok.md B.1): the search_tool and use_tool definitions and the full
+// connected-servers reminder, servers in alphabetical order, each with its
+// tool count and its instructions collapsed to one line and cut as tool
+// descriptions are (B.3).
+func (s *Simulator) Surface(texts search.Texts) (search.Surface, error) {
+	if err := search.CheckTexts("grok", texts, TextSearchToolDescription, TextQueryDescription, TextLimitDescription, TextUseToolDescription, TextReminderFooter); err != nil {
+		return search.Surface{}, err
+	}
+	wording := map[string]string{}
+	sdesc := search.ApplyTexts(texts, wording, TextSearchToolDescription, defSearchToolDescription, "toolfind")
+	qdesc := search.ApplyTexts(texts, wording, TextQueryDescription, defQueryDescription, "toolfind")
+	ldesc := search.ApplyTexts(texts, wording, TextLimitDescription, defLimitDescription, "toolfind")
+	udesc := search.ApplyTexts(texts, wording, TextUseToolDescription, defUseToolDescription, "toolfind")
+	footer := search.ApplyTexts(texts, wording, TextReminderFooter, defReminderFooter, "toolfind")
+	searchSchema := search.MarshalSchema(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"query": map[string]any{"type": "string", "description": qdesc},
+			"limit": map[string]any{"type": "integer", "format": "uint8", "minimum": 0, "description": ldesc},
+		},
+		"required": []string{"query"},
+	})
+	useSchema := search.MarshalSchema(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"tool_name":  map[string]any{"type": "string"},
+			"tool_input": map[string]any{"type": "object", "additionalProperties": true},
+		},
+		"required": []string{"tool_name", "tool_input"},
+	})
+	return search.Surface{
+		Client: clientID.String(),
+		Tools: []search.SurfaceTool{
+			{Name: "search_tool", Description: sdesc, InputSchema: searchSchema},
+			{Name: "use_tool", Description: udesc, InputSchema: useSchema},
+		},
+		Context: []search.SurfaceText{{Role: "system-reminder", Text: s.ServersReminder() + "\n" + footer}},
+		Visible: 0,
+		Total:   len(s.entries),
+		Wording: wording,
+		Sources: []string{"specs/grok.md B.1 (search_tool, use_tool, connected-servers reminder)", "specs/grok.md B.3 (description cut)"},
+		Notes:   []string{"the model sees server names and instructions only; no tool name is visible before search_tool"},
+	}, nil
+}
+
+// ServersReminder is the full form of the connected-servers reminder
+// (B.1): "Connected MCP servers:" then "- {name} ({N} tool|tools):
+// {description}" per server, alphabetical, each line ending in "\n". The
+// count is of the tools Grok registered (B.4); the description is the
+// server's instructions with newlines and runs of spaces collapsed, cut as
+// in B.3.
+func (s *Simulator) ServersReminder() string {
+	srvs := append([]serverInfo(nil), s.servers...)
+	sort.SliceStable(srvs, func(i, j int) bool { return srvs[i].name < srvs[j].name })
+	var b strings.Builder
+	b.WriteString("Connected MCP servers:\n")
+	for _, sv := range srvs {
+		unit := "tools"
+		if sv.tools == 1 {
+			unit = "tool"
+		}
+		desc, _ := TruncateDescription(strings.Join(strings.Fields(sv.instructions), " "))
+		fmt.Fprintf(&b, "- %s (%d %s): %s\n", sv.name, sv.tools, unit, desc)
+	}
+	return b.String()
+}
+
+// serverInfo is one connected server as the reminder lists it.
+type serverInfo struct {
+	name, instructions string
+	tools              int
+}
+
+// Replay runs one search_tool call: {"query": string, "limit": u8
+// (optional, default 5)} (B.1).
+func (s *Simulator) Replay(ctx context.Context, call json.RawMessage) (search.Result, error) {
+	m, err := search.CallObject(call)
+	if err != nil {
+		return search.Result{}, err
+	}
+	q, err := search.CallString(m, "query", true)
+	if err != nil {
+		return search.Result{}, err
+	}
+	limit, err := search.CallInt(m, "limit")
+	if err != nil {
+		return search.Result{}, err
+	}
+	return s.Search(ctx, search.Query{Text: q, Limit: limit})
+}
+
+// VerbatimCall is {"query": prompt}.
+func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
+	return search.MarshalCall("query", prompt)
+}
+
+// HeuristicMaxWords bounds the heuristic query: server, action, objects.
+const HeuristicMaxWords = 6
+
+// HeuristicCalls is the deterministic writer for Grok Build: the model
+// follows search_tool's advice (B.1) and writes "server action object"
+// keywords. The server is the connected server whose tools best fit the
+// prompt (package intent; the model reads the servers' names and
+// instructions), then the prompt's keywords in order, six words in all:
+//
+//	{"query": "mongodb group movies release year count"}
+func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
+	ix, servers := s.intentIndex()
+	server := ""
+	if len(s.servers) > 0 {
+		server = intent.BestServer(ix.Rank(prompt), servers)
+	}
+	q := intent.KeywordQuery(server, prompt, HeuristicMaxWords)
+	if q == "" {
+		return nil
+	}
+	return []json.RawMessage{search.MarshalCall("query", q)}
+}
+
+func (s *Simulator) intentIndex() (*intent.Index, []string) {
+	s.intentOnce.Do(func() {
+		docs := make([]intent.Doc, len(s.entries))
+		s.intentServers = make([]string, len(s.entries))
+		for i, e := range s.entries {
+			docs[i] = intent.Doc{Server: e.tool.Server, Tool: e.tool.Name, Description: e.tool.Description}
+			s.intentServers[i] = e.tool.Server
+		}
+		s.intent = intent.NewIndex(docs)
+	})
+	return s.intent, s.intentServers
+}

@@ -1,0 +1,292 @@
+package opencode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/intent"
+)
+
+var (
+	_ search.Writable = (*CodeMode)(nil)
+	_ search.NoSearch = (*Eager)(nil)
+)
+
+// SearchesNothing: in eager mode every tool is a top-level tool (§C.1);
+// the model never searches.
+func (s *Eager) SearchesNothing() bool { return true }
+
+// Surface text keys (`--surface-file`).
+const (
+	TextExecuteIntro = "execute_intro"
+	TextWorkflow     = "workflow"
+)
+
+// The execute description's first sentence is OpenCode's own (MIT,
+// © opencode contributors; quoted in specs/opencode.md §0). The workflow
+// text is toolfind's restatement of §C.2's "Workflow"/"Rules" sections.
+const (
+	defExecuteIntro = "Run a confined orchestration script with access to connected MCP tools."
+	defWorkflow     = "Workflow:\n1. If needed, discover tools with the search function and return its result.\n2. Call tools with `await` and their exact signatures; return what the user needs.\n\nRules: the code is the body of an async function; return a value to see it; no network, filesystem or console."
+)
+
+// Surface renders what OpenCode's model sees in code mode before it
+// searches (§0, §C.2): the execute tool, whose description holds the
+// intro, the workflow and the partial catalog section (exact, as built by
+// PlanCatalog); in the v2 profile the catalog goes to the system prompt.
+func (s *CodeMode) Surface(texts search.Texts) (search.Surface, error) {
+	if err := search.CheckTexts(s.prof.ID.Name, texts, TextExecuteIntro, TextWorkflow); err != nil {
+		return search.Surface{}, err
+	}
+	wording := map[string]string{}
+	intro := search.ApplyTexts(texts, wording, TextExecuteIntro, defExecuteIntro, "client")
+	work := search.ApplyTexts(texts, wording, TextWorkflow, defWorkflow, "toolfind")
+	wording["catalog"] = "client"
+	schema := search.MarshalSchema(map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"code": map[string]any{"type": "string"}},
+		"required":   []string{"code"},
+	})
+	desc := intro + "\n\n" + work
+	sf := search.Surface{
+		Client:  s.prof.ID.String(),
+		Visible: s.catalog.Shown,
+		Total:   s.catalog.Total,
+		Wording: wording,
+		Sources: []string{"specs/opencode.md §0 (execute description, catalog placement, tools.$codemode.search)", "specs/opencode.md §C.2 (catalog selection and rendering)"},
+	}
+	if s.prof.V2 {
+		sf.Context = []search.SurfaceText{{Role: "system", Text: s.catalog.Text}}
+		sf.Notes = append(sf.Notes, "v2 profile: catalog in the system prompt, global search() (unverified)")
+	} else {
+		desc += "\n\n" + s.catalog.Text
+	}
+	sf.Tools = []search.SurfaceTool{{Name: "execute", Description: desc, InputSchema: schema}}
+	if len(s.entries) == 0 {
+		sf.Tools = nil
+		sf.Notes = append(sf.Notes, "no MCP tool is visible: OpenCode offers no execute tool")
+	}
+	return sf, nil
+}
+
+// searchCallRe matches searchScript's output for either profile.
+var searchCallRe = regexp.MustCompile(`^return (?:await tools\.\$codemode\.search|search)\(\{ query: ("(?:[^"\\]|\\.)*")(?:, limit: ([0-9]+))? \}\)$`)
+
+// Replay runs one execute call, {"code": string}: the body of an async
+// function with tools.$codemode.search (1.18.33) or search (v2) bound to
+// the simulated search(). What the function returns is the output
+// (strings as they are, other values as JSON.stringify(value, null, 2)),
+// cut by Truncate (§C.1); a tool is found when its path appears in that
+// output, ranked by first appearance. Code that is exactly one search
+// call as searchScript writes it runs natively (same bytes: the search
+// result's JSON is what JSON.stringify prints, §0).
+func (s *CodeMode) Replay(ctx context.Context, call json.RawMessage) (search.Result, error) {
+	o, err := search.CallObject(call)
+	if err != nil {
+		return search.Result{}, err
+	}
+	code, err := search.CallString(o, "code", true)
+	if err != nil {
+		return search.Result{}, err
+	}
+	if q, limit, ok := s.parseSearchCall(code); ok {
+		r, err := s.Search(ctx, search.Query{Text: q, Limit: limit})
+		r.Strategy = "written"
+		return r, err
+	}
+	return s.runCode(ctx, code)
+}
+
+func (s *CodeMode) parseSearchCall(code string) (string, int, bool) {
+	m := searchCallRe.FindStringSubmatch(code)
+	if m == nil {
+		return "", 0, false
+	}
+	var q string
+	if err := json.Unmarshal([]byte(m[1]), &q); err != nil {
+		return "", 0, false
+	}
+	limit := 0
+	if m[2] != "" {
+		n, err := strconv.Atoi(m[2])
+		if err != nil || n <= 0 {
+			return "", 0, false
+		}
+		limit = n
+	}
+	if s.searchScript(q, limit) != code {
+		return "", 0, false
+	}
+	return q, limit, true
+}
+
+// scriptTimeout bounds one replayed script.
+const scriptTimeout = 2 * time.Second
+
+// runCode runs arbitrary model code in goja.
+func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, error) {
+	client := s.prof.ID.String()
+	res := search.Result{Client: client, Strategy: "written", Hits: []search.Hit{}}
+	vm := goja.New()
+	vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	var calls []string
+	searchFn := func(c goja.FunctionCall) goja.Value {
+		in := SearchInput{}
+		if arg := c.Argument(0); !goja.IsUndefined(arg) && !goja.IsNull(arg) {
+			obj := arg.ToObject(vm)
+			if v := obj.Get("query"); v != nil && !goja.IsUndefined(v) {
+				in.Query = v.String()
+			}
+			if v := obj.Get("namespace"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
+				ns := v.String()
+				in.Namespace = &ns
+			}
+			if v := obj.Get("limit"); v != nil && !goja.IsUndefined(v) {
+				in.Limit = int(v.ToInteger())
+			}
+			if v := obj.Get("offset"); v != nil && !goja.IsUndefined(v) {
+				in.Offset = int(v.ToInteger())
+			}
+		}
+		if err := in.validate(); err != nil {
+			panic(vm.NewTypeError(err.Error()))
+		}
+		calls = append(calls, in.Query)
+		out, err := vm.RunString("(" + s.index.run(in).JSON() + ")")
+		if err != nil {
+			panic(vm.NewGoError(err))
+		}
+		p, resolve, _ := vm.NewPromise()
+		_ = resolve(out)
+		return vm.ToValue(p)
+	}
+	tools := vm.NewObject()
+	cm := vm.NewObject()
+	_ = cm.Set("search", searchFn)
+	_ = tools.Set("$codemode", cm)
+	_ = vm.Set("tools", tools)
+	if s.prof.V2 {
+		_ = vm.Set("search", searchFn)
+	}
+	timer := time.AfterFunc(scriptTimeout, func() { vm.Interrupt("timeout") })
+	defer timer.Stop()
+	stop := context.AfterFunc(ctx, func() { vm.Interrupt("cancelled") })
+	defer stop()
+	v, err := vm.RunString("(async () => {\n" + code + "\n})()")
+	var output string
+	if err == nil {
+		p, _ := v.Export().(*goja.Promise)
+		switch {
+		case p == nil:
+			err = fmt.Errorf("script did not produce a promise")
+		case p.State() == goja.PromiseStateRejected:
+			err = fmt.Errorf("%v", p.Result())
+		case p.State() == goja.PromiseStatePending:
+			err = fmt.Errorf("script did not finish (a promise never settled)")
+		default:
+			output = jsOutput(vm, p.Result())
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return search.Result{}, ctx.Err()
+		}
+		output = "Error: " + err.Error()
+		res.Extra = map[string]any{"error": err.Error()}
+		res.Notes = append(res.Notes, "the script failed: "+err.Error())
+	}
+	tr := Truncate(output, TruncateOptions{})
+	res.Shown = tr.Content
+	res.ShownTokens = Tokens(tr.Content)
+	for _, e := range s.index {
+		if i := pathIndex(tr.Content, e.rendered); i >= 0 {
+			res.Hits = append(res.Hits, search.Hit{Tool: e.e.tool.ID(), Name: e.rendered, Score: float64(i),
+				Why: []string{fmt.Sprintf("path visible at byte %d of the output", i)}})
+		}
+	}
+	// Rank by first appearance.
+	sortHitsByScore(res.Hits)
+	for i := range res.Hits {
+		res.Hits[i].Rank, res.Hits[i].RankWorst, res.Hits[i].PWithinLimit, res.Hits[i].Score = i+1, i+1, 1, 0
+	}
+	res.Limit = len(res.Hits)
+	if tr.Truncated {
+		res.Notes = append(res.Notes, fmt.Sprintf("the output exceeds OpenCode's output limit: %d %s cut", tr.Removed, tr.Unit))
+	}
+	if res.Extra == nil {
+		res.Extra = map[string]any{}
+	}
+	res.Extra["search_calls"] = len(calls)
+	return res, nil
+}
+
+// pathIndex is the first offset of path in text not followed by an
+// identifier character (tools.a.find is not tools.a.find_one), or -1.
+func pathIndex(text, path string) int {
+	for off := 0; ; {
+		k := strings.Index(text[off:], path)
+		if k < 0 {
+			return -1
+		}
+		end := off + k + len(path)
+		if end == len(text) || !isIdentChar(text[end]) {
+			return off + k
+		}
+		off += k + 1
+	}
+}
+
+func isIdentChar(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func sortHitsByScore(h []search.Hit) {
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && h[j].Score < h[j-1].Score; j-- {
+			h[j], h[j-1] = h[j-1], h[j]
+		}
+	}
+}
+
+// jsOutput is the execute tool's text for a returned value: a string as
+// it is, undefined as "", anything else JSON.stringify(value, null, 2).
+func jsOutput(vm *goja.Runtime, v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) {
+		return ""
+	}
+	if s, ok := v.Export().(string); ok {
+		return s
+	}
+	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
+	out, err := stringify(goja.Undefined(), v, goja.Null(), vm.ToValue(2))
+	if err != nil || goja.IsUndefined(out) {
+		return v.String()
+	}
+	return out.String()
+}
+
+// VerbatimCall is one search with the prompt as the query.
+func (s *CodeMode) VerbatimCall(prompt string) json.RawMessage {
+	return search.MarshalCall("code", s.searchScript(prompt, 0))
+}
+
+// HeuristicCalls is the deterministic writer for OpenCode code mode: the
+// workflow asks for `search({ query: "<intent + key nouns>" })` (§C.2), so
+// the model writes one search call with the prompt's first five keywords
+// (package intent), OpenCode's default limit:
+//
+//	return await tools.$codemode.search({ query: "group movies release year count" })
+func (s *CodeMode) HeuristicCalls(prompt string) []json.RawMessage {
+	q := intent.KeywordQuery("", prompt, 5)
+	if q == "" {
+		return nil
+	}
+	return []json.RawMessage{search.MarshalCall("code", s.searchScript(q, 0))}
+}

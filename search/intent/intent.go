@@ -1,0 +1,385 @@
+// Package intent is the shared core of the deterministic "heuristic"
+// writers: it stands in for what a model knows when it reads a prompt and
+// decides what to search for. It never decides what a client returns;
+// each client's package turns its verdicts into that client's call, using
+// only what the client shows its model (see each client's HeuristicCalls).
+//
+// # Words
+//
+// A text becomes words this way: camelCase boundaries split
+// ("listPullRequests" → list pull requests), everything that is not an
+// ASCII letter or digit separates words, words are lowercased, NLTK
+// English stop words and the filler words of requests ("please", "want",
+// "using", "tool", …: see fillerWords) are dropped, and each word is
+// stemmed with the Snowball English stemmer ("movies" → "movi",
+// "grouping" → "group"). One-letter words are dropped.
+//
+// # Keywords
+//
+// Keywords(prompt) are a prompt's words in order of first appearance,
+// duplicates removed: what a model copies from the prompt into a keyword
+// query. Each keyword keeps the form the prompt used (lowercased,
+// unstemmed) for queries and the stem for matching.
+//
+// # Ranking tools
+//
+// An Index holds, per tool, the stems of its name (the server's and the
+// tool's), and of its description's first MaxDescription characters.
+// Rank(prompt) scores every tool with BM25 over two fields (k1 = 1.2,
+// b = 0.75; a name stem counts NameWeight times, a description stem once)
+// summed over the prompt's distinct stems, each weighted by its inverse
+// document frequency ln(1 + (N − df + 0.5)/(df + 0.5)). A prompt stem that
+// belongs to a family of common action words (Families: "show" and "list";
+// "remove" and "delete"; "group" and "aggregate"; …) also scores the
+// family's other stems at half weight: a model knows that "remove" asks
+// for a delete tool. Ties keep catalog order.
+//
+// Worked example (tools "notes/create_note" described "Create a note",
+// "notes/delete_note" described "Delete a note"; prompt "please remove my
+// old note"): the prompt's stems are remov, old, note ("please" and "my"
+// are dropped); "note" is in both names and both descriptions (df 2, idf
+// ln(1 + 0.5/2.5) = 0.18); "remov" is in neither, but its family holds
+// "delet", found in delete_note's name and description (df 1, idf
+// ln(1 + 1.5/1.5) = 0.69, at half weight). So delete_note ranks first.
+package intent
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/search/bm25"
+)
+
+// Tuning constants of Rank (see the package doc).
+const (
+	NameWeight     = 3.0
+	MaxDescription = 600
+	k1             = 1.2
+	b              = 0.75
+	familyWeight   = 0.5
+)
+
+// Word is one word of a text: the lowercased form as written and its stem.
+type Word struct {
+	Form, Stem string
+}
+
+// fillerWords are words of requests that name no capability.
+var fillerWords = setOf(`please want would like need needs could can help using use via tool tools
+ mcp server servers also give tell let me us know thing things something anything way ask
+ able try make sure want wanted wants kindly quick quickly just currently current
+ e g eg ie etc`)
+
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// Words splits text into its words (see the package doc), in order, with
+// duplicates kept.
+func Words(text string) []Word {
+	var out []Word
+	for _, raw := range splitRaw(text) {
+		w := strings.ToLower(raw)
+		if len(w) < 2 || bm25.IsStopWord(w) || fillerWords[w] {
+			continue
+		}
+		out = append(out, Word{Form: w, Stem: bm25.Stem(w)})
+	}
+	return out
+}
+
+// Keywords are the prompt's distinct words in order of first appearance
+// (by stem).
+func Keywords(prompt string) []Word {
+	seen := map[string]bool{}
+	var out []Word
+	for _, w := range Words(prompt) {
+		if !seen[w.Stem] {
+			seen[w.Stem] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// splitRaw cuts text at every non-alphanumeric ASCII byte and at camelCase
+// boundaries (a lowercase letter or digit followed by an uppercase one).
+func splitRaw(text string) []string {
+	var out []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 {
+			out = append(out, text[start:i])
+			start = -1
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		alnum := c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+		if !alnum {
+			flush(i)
+			continue
+		}
+		if start >= 0 && c >= 'A' && c <= 'Z' {
+			p := text[i-1]
+			if p >= 'a' && p <= 'z' || p >= '0' && p <= '9' {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(text))
+	return out
+}
+
+// Families are groups of action and object words that a model treats as
+// one intent. Words are given unstemmed; they are stemmed on use.
+var Families = [][]string{
+	{"list", "show", "display", "enumerate", "all", "browse", "overview"},
+	{"create", "add", "new", "make", "insert", "generate", "build", "open", "register", "provision"},
+	{"delete", "remove", "drop", "erase", "destroy", "purge", "clear", "discard"},
+	{"update", "modify", "change", "edit", "set", "rename", "patch", "alter", "adjust"},
+	{"search", "find", "look", "query", "lookup", "filter", "locate", "match"},
+	{"get", "read", "fetch", "retrieve", "view", "inspect", "describe", "details", "info", "information", "check"},
+	{"count", "number", "total", "many"},
+	{"run", "execute", "invoke", "trigger", "start", "launch"},
+	{"stop", "halt", "cancel", "kill", "terminate", "abort"},
+	{"send", "post", "publish", "notify", "message"},
+	{"group", "aggregate", "aggregation", "summarize", "statistics", "stats", "pipeline", "average", "sum"},
+	{"download", "export", "save"},
+	{"upload", "import", "load"},
+	{"write", "store", "save"},
+	{"log", "logs", "logging"},
+	{"schema", "structure", "fields", "columns"},
+	{"index", "indexes", "indices"},
+	{"user", "users", "account", "member", "people"},
+	{"file", "files", "document", "documents"},
+	{"database", "databases", "db"},
+	{"collection", "collections", "table", "tables"},
+	{"explain", "plan", "performance"},
+	{"navigate", "goto", "visit", "url", "page", "website"},
+	{"click", "press", "tap"},
+	{"type", "fill", "enter"},
+	{"screenshot", "capture", "snapshot"},
+}
+
+var familyOf = func() map[string][]string {
+	m := map[string][]string{}
+	for _, fam := range Families {
+		var stems []string
+		seen := map[string]bool{}
+		for _, w := range fam {
+			s := bm25.Stem(w)
+			if !seen[s] {
+				seen[s] = true
+				stems = append(stems, s)
+			}
+		}
+		for _, s := range stems {
+			for _, o := range stems {
+				if o != s && !contains(m[s], o) {
+					m[s] = append(m[s], o)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Related returns the other stems of the families a stem belongs to.
+func Related(stem string) []string { return familyOf[stem] }
+
+// Doc is one tool as the index sees it.
+type Doc struct {
+	Server, Tool, Description string
+}
+
+// Index ranks a fixed list of tools for prompts. It is safe for concurrent
+// use once built.
+type Index struct {
+	n          int
+	name, desc []map[string]int
+	nameLen    []int
+	descLen    []int
+	avgName    float64
+	avgDesc    float64
+	df         map[string]int
+}
+
+// NewIndex builds the index over docs, in order.
+func NewIndex(docs []Doc) *Index {
+	ix := &Index{n: len(docs), df: map[string]int{}}
+	ix.name = make([]map[string]int, len(docs))
+	ix.desc = make([]map[string]int, len(docs))
+	ix.nameLen = make([]int, len(docs))
+	ix.descLen = make([]int, len(docs))
+	var sumN, sumD int
+	for i, d := range docs {
+		nm := map[string]int{}
+		for _, w := range Words(d.Server + " " + d.Tool) {
+			nm[w.Stem]++
+			ix.nameLen[i]++
+		}
+		dm := map[string]int{}
+		desc := d.Description
+		if len(desc) > MaxDescription {
+			desc = desc[:MaxDescription]
+		}
+		for _, w := range Words(desc) {
+			dm[w.Stem]++
+			ix.descLen[i]++
+		}
+		ix.name[i], ix.desc[i] = nm, dm
+		sumN += ix.nameLen[i]
+		sumD += ix.descLen[i]
+		seen := map[string]bool{}
+		for s := range nm {
+			seen[s] = true
+		}
+		for s := range dm {
+			seen[s] = true
+		}
+		for s := range seen {
+			ix.df[s]++
+		}
+	}
+	if len(docs) > 0 {
+		ix.avgName = float64(sumN) / float64(len(docs))
+		ix.avgDesc = float64(sumD) / float64(len(docs))
+	}
+	return ix
+}
+
+// Scored is one tool's score: Doc is its position in the index.
+type Scored struct {
+	Doc   int
+	Score float64
+	// Matched are the prompt stems (or their family members) found in
+	// the tool's name.
+	NameMatches int
+}
+
+// IDF is the inverse document frequency of a stem in the index.
+func (ix *Index) IDF(stem string) float64 {
+	df := float64(ix.df[stem])
+	return math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
+}
+
+// DF is the number of tools whose name or description holds the stem.
+func (ix *Index) DF(stem string) int { return ix.df[stem] }
+
+func tfNorm(tf, l int, avg float64) float64 {
+	if tf == 0 {
+		return 0
+	}
+	norm := 1.0
+	if avg > 0 {
+		norm = 1 - b + b*float64(l)/avg
+	}
+	return float64(tf) * (k1 + 1) / (float64(tf) + k1*norm)
+}
+
+// Rank scores every tool for the prompt and returns those scoring above
+// zero, best first (ties in index order).
+func (ix *Index) Rank(prompt string) []Scored {
+	type qterm struct {
+		stem string
+		w    float64
+	}
+	var terms []qterm
+	seen := map[string]bool{}
+	for _, w := range Keywords(prompt) {
+		if !seen[w.Stem] {
+			seen[w.Stem] = true
+			terms = append(terms, qterm{w.Stem, 1})
+		}
+	}
+	direct := len(terms)
+	for i := 0; i < direct; i++ {
+		for _, r := range Related(terms[i].stem) {
+			if !seen[r] {
+				seen[r] = true
+				terms = append(terms, qterm{r, familyWeight})
+			}
+		}
+	}
+	var out []Scored
+	for d := 0; d < ix.n; d++ {
+		var s float64
+		nm := 0
+		for _, t := range terms {
+			if ix.df[t.stem] == 0 {
+				continue
+			}
+			tn := tfNorm(ix.name[d][t.stem], ix.nameLen[d], ix.avgName)
+			td := tfNorm(ix.desc[d][t.stem], ix.descLen[d], ix.avgDesc)
+			if tn == 0 && td == 0 {
+				continue
+			}
+			if tn > 0 {
+				nm++
+			}
+			s += t.w * ix.IDF(t.stem) * (NameWeight*tn + td)
+		}
+		if s > 0 {
+			out = append(out, Scored{Doc: d, Score: s, NameMatches: nm})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// KeywordQuery is the short query a model writes for a keyword or BM25
+// search tool: the server's name (when the model can see which server
+// does the job and the prompt does not name it already), then the prompt's
+// first keywords, max words in all.
+//
+//	KeywordQuery("mongodb", "Group all the movies by release year", 5)
+//	  = "mongodb group movies release year"
+func KeywordQuery(server, prompt string, max int) string {
+	var words []string
+	seen := map[string]bool{}
+	if server != "" {
+		for _, w := range Words(server) {
+			seen[w.Stem] = true
+		}
+		words = append(words, strings.ToLower(server))
+	}
+	for _, w := range Keywords(prompt) {
+		if len(words) >= max {
+			break
+		}
+		if seen[w.Stem] {
+			continue
+		}
+		seen[w.Stem] = true
+		words = append(words, w.Form)
+	}
+	return strings.Join(words, " ")
+}
+
+// BestServer is the server of the best-ranked tool, or "" when nothing
+// matches; servers[i] is the server of doc i.
+func BestServer(ranked []Scored, servers []string) string {
+	if len(ranked) == 0 {
+		return ""
+	}
+	return servers[ranked[0].Doc]
+}

@@ -1,0 +1,246 @@
+// Package writer is the model's side of toolfind: in every client the
+// model, not the user, writes the search. A Writer turns a prompt into the
+// calls one client's model makes (Claude's ToolSearch input, Grok's
+// search_tool input, Codex's exec code, OpenCode's execute code); the
+// client's simulator replays them (search.Writable.Replay).
+//
+// Writers:
+//
+//   - verbatim: the prompt itself as the query — the old baseline, named
+//     as such; no model writes this.
+//   - heuristic: deterministic and offline; each client's package models
+//     how its model writes its call (search.Writable.HeuristicCalls, with
+//     worked examples in each package's writable.go).
+//   - replay: the calls of a written-queries file (see File).
+//
+// # The written-queries file
+//
+// JSON Lines, one model call per line:
+//
+//		{"id": "q1", "prompt": "Group all the movies by release year",
+//		 "client": "claude@2.1.328", "call": {"query": "select:mcp__mongodb__aggregate"},
+//		 "expect": ["mongodb/aggregate"], "writer": "heuristic", "category": "read"}
+//
+//	  - id (string or number, required): the prompt's identity. Several lines
+//	    may share an id: several calls for one prompt, by one client or by
+//	    several. A prompt counts as found for a client when any of its calls
+//	    shows an expected tool.
+//	  - prompt (string, required): the user's prompt.
+//	  - client (string, required): the client whose model made the call,
+//	    "name" or "name@version" (claude, grok, codex, codex-search,
+//	    opencode-codemode); lines are matched to simulators by name.
+//	  - call (object, required): the search tool's input exactly as the model
+//	    sent it. null records a prompt for which that client's model made no
+//	    search call (it is counted, never replaced by the prompt).
+//	  - expect (array of strings): the tools the prompt should reach, as in
+//	    query files (server/tool, server__tool, mcp__server__tool, or a
+//	    unique bare name). Lines sharing an id share their expect lists.
+//	  - writer (string): who wrote the call (verbatim, heuristic, model,
+//	    command, import, or free text).
+//	  - every other key is a tag, kept for --by breakdowns.
+//
+// Blank lines and lines starting with '#' or "//" are skipped. A malformed
+// line is an error naming the file, the line and the field; nothing is
+// guessed.
+package writer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// Writer writes the calls one client's model makes for one prompt.
+type Writer interface {
+	// Name is the writer's name as reports show it ("heuristic").
+	Name() string
+	// Calls returns the client's calls for the prompt, in order. None (nil
+	// with a nil error) means the model made no search call.
+	Calls(ctx context.Context, sim search.Simulator, p Prompt) ([]json.RawMessage, error)
+}
+
+// Prompt is one prompt to write calls for.
+type Prompt struct {
+	// ID identifies the prompt (a written file's id, or the query's line).
+	ID string
+	// Text is the user's prompt.
+	Text string
+}
+
+// ErrNotWritable is returned (wrapped) for a simulator whose model does
+// not write calls of its own.
+var ErrNotWritable = errors.New("this client's model writes no search call")
+
+// Verbatim is the baseline writer: the prompt as the query.
+type Verbatim struct{}
+
+// Name implements Writer.
+func (Verbatim) Name() string { return "verbatim" }
+
+// Calls implements Writer.
+func (Verbatim) Calls(_ context.Context, sim search.Simulator, p Prompt) ([]json.RawMessage, error) {
+	w, ok := sim.(search.Writable)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", sim.Client(), ErrNotWritable)
+	}
+	return []json.RawMessage{w.VerbatimCall(p.Text)}, nil
+}
+
+// Heuristic is the deterministic writer of each client's package.
+type Heuristic struct{}
+
+// Name implements Writer.
+func (Heuristic) Name() string { return "heuristic" }
+
+// Calls implements Writer.
+func (Heuristic) Calls(_ context.Context, sim search.Simulator, p Prompt) ([]json.RawMessage, error) {
+	w, ok := sim.(search.Writable)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", sim.Client(), ErrNotWritable)
+	}
+	return w.HeuristicCalls(p.Text), nil
+}
+
+// ByName returns a built-in writer: verbatim or heuristic.
+func ByName(name string) (Writer, error) {
+	switch name {
+	case "verbatim":
+		return Verbatim{}, nil
+	case "heuristic":
+		return Heuristic{}, nil
+	}
+	return nil, fmt.Errorf("unknown writer %q (known: verbatim, heuristic)", name)
+}
+
+// Replay is the writer backed by a written-queries file: it returns the
+// calls recorded for (prompt id, client name).
+type Replay struct {
+	calls map[replayKey][]json.RawMessage
+	// writers names who wrote each client's calls (client name → writer
+	// names, sorted, joined by "+").
+	writers map[string]string
+}
+
+type replayKey struct{ id, client string }
+
+// NewReplay indexes the lines' calls.
+func NewReplay(lines []Line) *Replay {
+	r := &Replay{calls: map[replayKey][]json.RawMessage{}, writers: map[string]string{}}
+	ws := map[string]map[string]bool{}
+	for _, l := range lines {
+		name := search.ParseClientID(l.Client).Name
+		k := replayKey{l.ID, name}
+		if l.Call != nil {
+			r.calls[k] = append(r.calls[k], l.Call)
+		} else if _, ok := r.calls[k]; !ok {
+			r.calls[k] = nil
+		}
+		if ws[name] == nil {
+			ws[name] = map[string]bool{}
+		}
+		w := l.Writer
+		if w == "" {
+			w = "unnamed"
+		}
+		ws[name][w] = true
+	}
+	for c, set := range ws {
+		var names []string
+		for n := range set {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		r.writers[c] = strings.Join(names, "+")
+	}
+	return r
+}
+
+// Name implements Writer.
+func (r *Replay) Name() string { return "written" }
+
+// WriterOf names who wrote a client's calls in the file ("" when the file
+// has none for it).
+func (r *Replay) WriterOf(client string) string { return r.writers[client] }
+
+// Calls implements Writer: the recorded calls, none when the file has no
+// line for this prompt and client.
+func (r *Replay) Calls(_ context.Context, sim search.Simulator, p Prompt) ([]json.RawMessage, error) {
+	return r.calls[replayKey{p.ID, sim.Client().Name}], nil
+}
+
+// Clients lists the client names the file has calls for, sorted.
+func (r *Replay) Clients() []string {
+	var out []string
+	for c := range r.writers {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Write runs a writer over prompts for each simulator that writes calls
+// and returns the lines, prompt-major (every client's lines for the first
+// prompt, then the second…). Simulators whose model never searches
+// (search.NoSearch) get no lines. A prompt for which a client's model
+// makes no call gets one line with a null call.
+func Write(ctx context.Context, w Writer, sims []search.Simulator, qs *corpus.QuerySet) ([]Line, error) {
+	var out []Line
+	for i := range qs.Queries {
+		q := &qs.Queries[i]
+		p := PromptOf(q)
+		for _, sim := range sims {
+			if ns, ok := sim.(search.NoSearch); ok && ns.SearchesNothing() {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			calls, err := w.Calls(ctx, sim, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %s: %w", q.File, q.Line, sim.Client(), err)
+			}
+			base := Line{ID: p.ID, Prompt: q.Text, Client: sim.Client().String(), Expect: q.ExpectRaw, Writer: w.Name(), Tags: tagsOf(q)}
+			if len(calls) == 0 {
+				out = append(out, base)
+				continue
+			}
+			for _, c := range calls {
+				l := base
+				l.Call = c
+				out = append(out, l)
+			}
+		}
+	}
+	return out, nil
+}
+
+// PromptOf is the prompt of a query: its "id" tag when it has one, else
+// its line number.
+func PromptOf(q *corpus.Query) Prompt {
+	id := q.Tags["id"]
+	if id == "" {
+		id = fmt.Sprint(q.Line)
+	}
+	return Prompt{ID: id, Text: q.Text}
+}
+
+func tagsOf(q *corpus.Query) map[string]json.RawMessage {
+	if len(q.Tags) == 0 {
+		return nil
+	}
+	t := map[string]json.RawMessage{}
+	for k, v := range q.Tags {
+		if k == "id" {
+			continue
+		}
+		b, _ := json.Marshal(v)
+		t[k] = b
+	}
+	return t
+}
