@@ -27,7 +27,7 @@ func ExampleAssertFound() {
 	fmt.Println("billing notes:", ok)
 	// Output:
 	// invoice: true
-	// toolfind: "billing notes" → accounts/add_notes: claude@2.1.328: not among the hits; shown instead: billing/digest, billing/export, billing/findInvoice, billing/invoice_lookup, billing/ledger
+	// toolfind: "billing notes" → accounts/add_notes: claude@2.1.332: not among the hits; shown instead: billing/digest, billing/export, billing/findInvoice, billing/invoice_lookup, billing/ledger
 	// billing notes: false
 }
 
@@ -43,7 +43,7 @@ func ExampleFindable() {
 		fmt.Println(f)
 	}
 	// Output:
-	// claude@2.1.328: rank 1 of limit 5
+	// claude@2.1.332: rank 1 of limit 5
 	// grok@1.0.0: rank 3-4 of limit 5; outranked by billing/ledger, billing/digest
 }
 
@@ -63,7 +63,7 @@ func ExampleEvaluate() {
 		fmt.Printf("%s: found@limit %s, MRR %.3f, %d not found\n", c.Client, bench.Percent(c.FoundAtLimit), c.MRR, c.NotFound)
 	}
 	// Output:
-	// claude@2.1.328: found@limit 81.2%, MRR 0.750, 3 not found
+	// claude@2.1.332: found@limit 81.2%, MRR 0.750, 3 not found
 }
 
 // Rank shows one query's result per client.
@@ -77,6 +77,6 @@ func ExampleRank() {
 		}
 	}
 	// Output:
-	// claude@2.1.328 1 mcp__weather__get_forecast
-	// claude@2.1.328 2 mcp__weather__get_alerts
+	// claude@2.1.332 1 mcp__weather__get_forecast
+	// claude@2.1.332 2 mcp__weather__get_alerts
 }

@@ -682,7 +682,7 @@ func TestViewAndProblems(t *testing.T) {
 // TestRegistry: the three profiles and the builtins option through the
 // registry, as the CLI uses them.
 func TestRegistry(t *testing.T) {
-	for _, spec := range []string{"claude", "claude@2.1.328", "claude@2.1.283", "claude@2.1.88"} {
+	for _, spec := range []string{"claude", "claude@2.1.332", "claude@2.1.329", "claude@2.1.328", "claude@2.1.283", "claude@2.1.88"} {
 		p, err := search.Lookup(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -697,7 +697,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	p, _ := search.Lookup("claude")
-	if p.ID.Version != "2.1.328" || !p.Default {
+	if p.ID.Version != "2.1.332" || !p.Default {
 		t.Errorf("default profile %v", p.ID)
 	}
 	if _, err := search.Build(p, corpus.Demo(), search.Options{"builtins": "maybe"}); err == nil {

@@ -6,10 +6,29 @@
 //
 // # Profiles
 //
-//	claude@2.1.328  default, verified: coarse parts; descriptions cut to 4,096
-//	                characters when listed/searched, 16,384 once loaded
+//	claude@2.1.332  default (the bare name "claude"): 2.1.329 plus ToolSearch's
+//	                input schema requiring only "query" (§0)
+//	claude@2.1.329  2.1.328 plus the failed-list note on empty results (§0)
+//	claude@2.1.328  coarse parts; descriptions cut to 4,096 characters when
+//	                listed/searched, 16,384 once loaded
 //	claude@2.1.283  the seed article's release: same scoring, 2,048 / 2,048
 //	claude@2.1.88   legacy: no coarse parts, parts from the wire name, 2,048
+//
+// Any release resolves to the newest profile not newer than it (§0):
+// claude@2.1.330 is answered by 2.1.329, a release newer than 2.1.332 by
+// 2.1.332 with a warning (search.LookupRelease). Rankings are the same from
+// 2.1.328 on (§0: reruns on 2.1.332 and 2.1.333).
+//
+// # Failed tool lists (§0, 2.1.329 and later)
+//
+// When a connected server's tools/list failed, an empty result is
+// "No matching deferred tools found" followed by a note naming those
+// servers: configured names, sorted by UTF-16 code units, at most 30 then
+// "; …and N more" (order and raw names probed on 2.1.332). A catalog
+// represents a failed list as Claude Code meets one: a server whose answer
+// fails the MCP SDK's validation as a whole (§2, e.g. one tool with
+// "properties": null) — exactly what `toolfind verify` serves to the real
+// client.
 //
 // Options: builtins (default true) puts Claude Code's deferred built-ins into
 // the pool: for 2.1.328 CronCreate, CronDelete, CronList, EnterWorktree,

@@ -60,3 +60,22 @@ func ExampleSimulator_Problems() {
 	// claude-always-loaded billing/customer_lookup
 	// claude-hidden tickets/render_board
 }
+
+// A server whose tools/list answer fails validation ("properties": null)
+// is connected but contributes no tools; from 2.1.329 an empty result
+// names it.
+func ExampleSimulator_Search_failedList() {
+	servers, diags, _ := corpus.ParseCatalog("failed.json", []byte(`{"servers":[
+	  {"name":"good","tools":[{"name":"alpha","inputSchema":{"type":"object"}}]},
+	  {"name":"broken","tools":[{"name":"t","inputSchema":{"type":"object","properties":null}}]}]}`))
+	cat := &corpus.Catalog{}
+	_ = cat.AddParsed(servers, diags)
+	for _, p := range []claude.Profile{claude.V2_1_332, claude.V2_1_328} {
+		sim := claude.New(cat, p, claude.DefaultOptions())
+		res, _ := sim.Search(context.Background(), search.Query{Text: "invoice"})
+		fmt.Println(p.Version+":", res.Shown)
+	}
+	// Output:
+	// 2.1.332: No matching deferred tools found. Note: these MCP servers are connected, but listing their tools failed, so their tools are unavailable for now: broken. Treat this as a failure to load their tools — do not conclude the server has no tools.
+	// 2.1.328: No matching deferred tools found
+}

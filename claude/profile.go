@@ -33,13 +33,35 @@ type Profile struct {
 	// 2.1.283 answers "read file" with NotebookEdit, SendMessage, WebFetch,
 	// where these word sets also let CronCreate in).
 	NoBuiltins []string
+	// FailedListNote: an empty result goes on to name the connected
+	// servers whose tools/list failed (spec §0, since 2.1.329; see
+	// failedNote).
+	FailedListNote bool
+	// SchemaRequired is the "required" list of ToolSearch's input schema
+	// (spec §0: ["query", "max_results"] in 2.1.328–2.1.331, ["query"] from
+	// 2.1.332; background §1: max_results optional in 2.1.88). Nil when not
+	// recorded. The search itself does not depend on it.
+	SchemaRequired []string
 }
 
-// The registered profiles (spec header and §3).
+// The registered profiles (spec header, §0 and §3). A release without a
+// profile of its own is answered by the newest profile not newer than it
+// (spec §0; search.LookupRelease).
 var (
-	// V2_1_328 is the verified current release: coarse parts, 4,096/16,384
-	// description caps (spec §1–§3).
-	V2_1_328 = Profile{Version: "2.1.328", Coarse: true, ListCap: 4096, LoadCap: 16384, HintCap: 4096}
+	// V2_1_332 is the newest: 2.1.329's behaviour, and ToolSearch's input
+	// schema requires only "query" (spec §0). Ranking, caps and limits are
+	// 2.1.328's (spec §0: reruns of the held-out query sets on 2.1.332 and
+	// 2.1.333 return the same tools in the same order).
+	V2_1_332 = Profile{Version: "2.1.332", Coarse: true, ListCap: 4096, LoadCap: 16384, HintCap: 4096,
+		FailedListNote: true, SchemaRequired: []string{"query"}}
+	// V2_1_329 adds the note on empty results naming the servers whose
+	// tools/list failed (spec §0); otherwise 2.1.328.
+	V2_1_329 = Profile{Version: "2.1.329", Coarse: true, ListCap: 4096, LoadCap: 16384, HintCap: 4096,
+		FailedListNote: true, SchemaRequired: []string{"query", "max_results"}}
+	// V2_1_328 is the release the spec was read from: coarse parts,
+	// 4,096/16,384 description caps (spec §1–§3).
+	V2_1_328 = Profile{Version: "2.1.328", Coarse: true, ListCap: 4096, LoadCap: 16384, HintCap: 4096,
+		SchemaRequired: []string{"query", "max_results"}}
 	// V2_1_283 is the seed article's release: same scoring, 2,048 caps
 	// (spec header, §3).
 	V2_1_283 = Profile{Version: "2.1.283", Coarse: true, ListCap: 2048, LoadCap: 2048, HintCap: 2048,
@@ -48,7 +70,7 @@ var (
 	// the wire name, 2,048 caps (background §3, §5).
 	// Its deferred built-ins are not known; we use 2.1.283's (unverified).
 	V2_1_88 = Profile{Version: "2.1.88", Coarse: false, ListCap: 2048, LoadCap: 2048, HintCap: 2048,
-		NoBuiltins: []string{"Monitor"}}
+		NoBuiltins: []string{"Monitor"}, SchemaRequired: []string{"query"}}
 )
 
 // Options of the simulator.
@@ -82,20 +104,29 @@ var optionDecls = []search.Option{
 
 func init() {
 	for _, p := range []struct {
-		prof    Profile
-		def     bool
-		summary string
+		prof              Profile
+		def               bool
+		summary, verified string
 	}{
-		{V2_1_328, true, "Claude Code ToolSearch (keyword scoring over name parts, hints, descriptions; verified)"},
-		{V2_1_283, false, "Claude Code ToolSearch as in the seed article (2,048-character description cap)"},
-		{V2_1_88, false, "Claude Code ToolSearch, legacy scoring without coarse name parts"},
+		{V2_1_332, true, "Claude Code ToolSearch (keyword scoring over name parts, hints, descriptions); ToolSearch requires only query",
+			"real 2.1.332 and 2.1.333 rerun on 445 and 325 held-out queries, same tools and order as 2.1.328 (spec §0); `toolfind verify` on the shared catalogs"},
+		{V2_1_329, false, "Claude Code ToolSearch; empty results name the servers whose tools/list failed",
+			"the note read from 2.1.332, which has it since 2.1.329 (spec §0); 2.1.329 itself not run"},
+		{V2_1_328, false, "Claude Code ToolSearch as read from the 2.1.328 bundle",
+			"real 2.1.328 with the oracle: 680 recorded queries over the shared catalogs and 28 hostile ones agree"},
+		{V2_1_283, false, "Claude Code ToolSearch as in the seed article (2,048-character description cap)",
+			"the seed article's captures; deferred built-ins observed with the oracle"},
+		{V2_1_88, false, "Claude Code ToolSearch, legacy scoring without coarse name parts",
+			"not run: read from the leaked 2.1.88 source (background notes)"},
 	} {
 		prof := p.prof
 		search.Register(search.Profile{
-			ID:      search.ClientID{Name: "claude", Version: prof.Version},
-			Default: p.def,
-			Summary: p.summary,
-			Options: optionDecls,
+			ID:       search.ClientID{Name: "claude", Version: prof.Version},
+			Default:  p.def,
+			Summary:  p.summary,
+			Verified: p.verified,
+			Verify:   true,
+			Options:  optionDecls,
 			New: func(cat *corpus.Catalog, o search.Options) (search.Simulator, error) {
 				opts, err := parseOptions(o)
 				if err != nil {

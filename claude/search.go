@@ -60,6 +60,9 @@ type Simulator struct {
 	intentOnce    sync.Once
 	intent        *intent.Index
 	intentEntries []*entry
+	// failed are the servers whose tools/list failed (dropped whole), by
+	// their catalog names, for the failed-list note (spec §0).
+	failed []string
 }
 
 var (
@@ -104,6 +107,7 @@ func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 		switch p.code {
 		case CodeServerDropped:
 			dropped = append(dropped, p.server.Name)
+			s.failed = append(s.failed, p.server.Name)
 		case CodeHidden:
 			hidden++
 		case CodeToolSkipped:
@@ -169,6 +173,11 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		res.Hits[i] = h
 	}
 	res.Shown, res.ShownTokens = s.render(hits)
+	if len(hits) == 0 && s.prof.FailedListNote && len(s.failed) > 0 {
+		res.Shown += failedNote(s.failed)
+		res.ShownTokens = search.CeilDiv(2*len(res.Shown), 5)
+		note = joinNotes(note, fmt.Sprintf("the no-match text names %d %s whose tools/list failed", len(s.failed), plural(len(s.failed), "server", "servers")))
+	}
 	if len(hits) == 0 && !isSelect {
 		if loaded := s.alreadyLoaded(search.JSTrim(text)); loaded != nil {
 			// Observed on 2.1.328: the query customer_lookup, the bare name
@@ -178,7 +187,7 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 			r := "<system-reminder>\nAlready available in this conversation: " + loaded.name + ". Call it directly.\n</system-reminder>"
 			res.Shown += "\n\n" + r
 			res.ShownTokens = search.CeilDiv(2*len(res.Shown), 5)
-			note = "the query names an always-loaded tool: " + loaded.name
+			note = joinNotes(note, "the query names an always-loaded tool: "+loaded.name)
 		}
 	}
 	if note != "" {
@@ -572,6 +581,14 @@ func nonEmpty(s string) string {
 		return "{}"
 	}
 	return s
+}
+
+// joinNotes joins two notes with "; ", either possibly empty.
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 func plural(n int, one, many string) string {

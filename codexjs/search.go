@@ -30,9 +30,10 @@ const agentNamespace = "multi_agent_v1"
 
 func init() {
 	search.Register(search.Profile{
-		ID:      search.ClientID{Name: "codex-search", Version: Version},
-		Default: true,
-		Summary: "Codex tool_search: BM25 (bm25 crate 2.3.2, float32) over each deferred MCP tool's text; default limit 8",
+		ID:       search.ClientID{Name: "codex-search", Version: Version},
+		Default:  true,
+		Summary:  "Codex tool_search: BM25 (bm25 crate 2.3.2, float32) over each deferred MCP tool's text; default limit 8",
+		Verified: "real Codex 0.171.0: tool_search on 55 queries over 5 catalogs and 60 over livemcpbench (ties as sets)",
 		Options: []search.Option{
 			{Name: "agent-tools", Kind: search.BoolOption, Default: "false", Usage: "add Codex's deferred multi_agent_v1 tools to the pool (their search text is approximated)"},
 			{Name: "plugin", Kind: search.BoolOption, Default: "false", Usage: "treat every server as an Agent Plugin (1,000-byte descriptions, 8,000/64,000-byte budgets)"},

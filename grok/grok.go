@@ -44,9 +44,10 @@ var clientID = search.ClientID{Name: "grok", Version: "1.0.0"}
 
 func init() {
 	search.Register(search.Profile{
-		ID:      clientID,
-		Default: true,
-		Summary: "Grok Build search_tool: BM25 (bm25 crate 2.3.2) over name, description and parameter names; random tie order",
+		ID:       clientID,
+		Default:  true,
+		Summary:  "Grok Build search_tool: BM25 (bm25 crate 2.3.2) over name, description and parameter names; random tie order",
+		Verified: "no runnable client: a second implementation written from the spec alone agrees on 12,054 searches; BM25 float32-exact against rustc-compiled cases",
 		Options: []search.Option{{
 			Name:    "partial",
 			Kind:    search.BoolOption,

@@ -15,7 +15,8 @@ const OptBudget = "budget"
 func init() {
 	search.Register(search.Profile{
 		ID: search.ClientID{Name: "opencode", Version: "1.18.33"}, Default: true,
-		Summary: "OpenCode 1.18.33 eager loading: every MCP tool is a top-level {server}_{tool} tool (verified)",
+		Summary:  "OpenCode 1.18.33 eager loading: every MCP tool is a top-level {server}_{tool} tool (verified)",
+		Verified: "real OpenCode 1.18.33 with opencode-oracle (spec §0)",
 		New: func(cat *corpus.Catalog, _ search.Options) (search.Simulator, error) {
 			return NewEager(cat), nil
 		},
@@ -37,12 +38,14 @@ func init() {
 	}
 	search.Register(search.Profile{
 		ID: profile118().ID, Default: true, Options: opts,
-		Summary: "OpenCode 1.18.33 code mode: partial catalog in execute + tools.$codemode.search() (verified)",
-		New:     build(profile118()),
+		Summary:  "OpenCode 1.18.33 code mode: partial catalog in execute + tools.$codemode.search() (verified)",
+		Verified: "real OpenCode 1.18.33: the catalog section on every shared catalog byte for byte, 80 search() results",
+		New:      build(profile118()),
 	})
 	search.Register(search.Profile{
 		ID: profileV2().ID, Options: opts,
-		Summary: "OpenCode v2 code mode per its sources: global search(), catalog in the system prompt (unverified)",
-		New:     build(profileV2()),
+		Summary:  "OpenCode v2 code mode per its sources: global search(), catalog in the system prompt (unverified)",
+		Verified: "not run: read from the v2 sources",
+		New:      build(profileV2()),
 	})
 }

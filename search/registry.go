@@ -18,6 +18,12 @@ type Profile struct {
 	Default bool
 	// Summary is one line for `toolfind clients` and usage texts.
 	Summary string
+	// Verified says how the profile was checked against the real client
+	// (one line for `toolfind clients`); empty when it was not.
+	Verified string
+	// Verify is true when `toolfind verify --client <name>` can run the
+	// installed client against this profile.
+	Verify bool
 	// Options are the settings the simulator accepts, shared by all
 	// profiles of the same client name. The CLI turns each into a flag
 	// --<client>-<option>.
@@ -196,21 +202,12 @@ func Resolve(spec string) ([]Profile, error) {
 	return out, nil
 }
 
-// Lookup finds one profile by "name" (its default) or "name@version".
+// Lookup finds one profile by "name" (its default), "name@version" or
+// "name@release" (the newest profile not newer than the release; see
+// LookupRelease, which also says what was chosen).
 func Lookup(s string) (Profile, error) {
-	id := ParseClientID(s)
-	regMu.RLock()
-	ps := registry[id.Name]
-	regMu.RUnlock()
-	for _, p := range ps {
-		if (id.Version == "" && p.Default) || p.ID.Version == id.Version {
-			return p, nil
-		}
-	}
-	if len(ps) > 0 && id.Version == "" {
-		return ps[len(ps)-1], nil
-	}
-	return Profile{}, fmt.Errorf("%w %q; known: %s", ErrNotFound, s, knownList())
+	p, _, err := LookupRelease(s)
+	return p, err
 }
 
 func knownList() string {

@@ -52,7 +52,7 @@ func TestResolve(t *testing.T) {
 		{"claude@2.1.283, grok", "claude@2.1.283 grok@1.0.0", ""},
 		{"grok,all", "grok@1.0.0 claude@2.1.328 zeta@1", ""}, // order given, duplicates dropped
 		{"cursor", "", `unknown client "cursor"; known: claude@2.1.328, claude@2.1.283, grok@1.0.0, zeta@1`},
-		{"claude@9", "", `unknown client "claude@9"`},
+		{"claude@x9", "", `unknown client "claude@x9"`},
 		{",", "", "no client selected"},
 	}
 	for _, tt := range tests {

@@ -71,7 +71,7 @@ func TestShow(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"== claude@2.1.328 ==\n-- billing/export as mcp__billing__export",
+		"== claude@2.1.332 ==\n-- billing/export as mcp__billing__export",
 		"== grok@1.0.0 ==\n-- billing/export as billing__export",
 		"== codex@0.171.0 ==\n-- billing/export as mcp__billing__export",
 		"== opencode@1.18.33 ==\n-- billing/export as billing_export",

@@ -44,6 +44,8 @@ type globalOptions struct {
 	// --<client>-<option> flag per client option (see clientFlag).
 	flags  *pflag.FlagSet
 	source sourceOptions
+	// errOut receives notes on which profile answers a requested release.
+	errOut io.Writer
 }
 
 // clientFlag is the flag name of a client option.
@@ -81,7 +83,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 }
 
 func newRootCmd(ios *IOStreams) *cobra.Command {
-	g := &globalOptions{}
+	g := &globalOptions{errOut: ios.ErrOut}
 	root := &cobra.Command{
 		Use:   "toolfind",
 		Short: "Will each AI agent client find your MCP tools, and what will its model see?",
@@ -176,7 +178,25 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 	if err != nil {
 		return nil, usageError("--client: %v", err)
 	}
+	g.sayResolutions()
 	return sims, nil
+}
+
+// sayResolutions tells, on stderr, which profile answers each release named
+// with --client that has no profile of its own (specs/claude.md §0).
+func (g *globalOptions) sayResolutions() {
+	rs, err := search.Resolutions(g.clients)
+	if err != nil {
+		return // already reported by the caller's resolution
+	}
+	for _, r := range rs {
+		if r.Note != "" {
+			fmt.Fprintf(g.errOut, "toolfind: note: %s\n", r.Note)
+		}
+		if r.Warning != "" {
+			fmt.Fprintf(g.errOut, "toolfind: warning: %s\n", r.Warning)
+		}
+	}
 }
 
 func newVersionCmd(ios *IOStreams) *cobra.Command {
@@ -201,7 +221,7 @@ func newVersionCmd(ios *IOStreams) *cobra.Command {
 func newClientsCmd(ios *IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clients",
-		Short: "List the client profiles and their options",
+		Short: "List the client profiles, the releases each covers, how each was verified, and their options",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range search.Profiles() {
@@ -210,6 +230,10 @@ func newClientsCmd(ios *IOStreams) *cobra.Command {
 					def = " (default)"
 				}
 				fmt.Fprintf(ios.Out, "%s%s\n  %s\n", p.ID, def, p.Summary)
+				fmt.Fprintf(ios.Out, "  releases: %s\n", search.Coverage(p))
+				if p.Verified != "" {
+					fmt.Fprintf(ios.Out, "  verified: %s\n", p.Verified)
+				}
 				for _, o := range p.Options {
 					fmt.Fprintf(ios.Out, "  --%s-%s (default %q): %s\n", p.ID.Name, o.Name, o.Default, o.Usage)
 				}
