@@ -1,0 +1,87 @@
+package jsonpos
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestPositions(t *testing.T) {
+	doc := "{\n  \"a\": [1, {\"b/c\": \"x\"}],\n  \"d~\": \"é\\u00e9\", \"e\": true\n}"
+	ix, err := Build([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		ptr       string
+		line, col int // of the member key, else the value
+		raw       string
+	}{
+		{"", 1, 1, doc},
+		{"/a", 2, 3, `[1, {"b/c": "x"}]`},
+		{"/a/0", 2, 9, "1"},
+		{"/a/1/b~1c", 2, 13, `"x"`}, // "/" escaped as ~1; after `  "a": [1, {` (12 columns)
+		{"/d~0", 3, 3, `"é\u00e9"`},  // "~" escaped as ~0
+		{"/e", 3, 20, "true"},       // é is one column: 3 + len(`"d~": "é\u00e9", `) in code points = 3 + 17
+	}
+	for _, tt := range tests {
+		p, ok := ix.Lookup(tt.ptr)
+		if !ok {
+			t.Errorf("%q not indexed", tt.ptr)
+			continue
+		}
+		if l, c := ix.LineCol(p.Start()); l != tt.line || c != tt.col {
+			t.Errorf("%q at %d:%d, want %d:%d", tt.ptr, l, c, tt.line, tt.col)
+		}
+		if raw, _ := ix.Raw(tt.ptr); string(raw) != tt.raw {
+			t.Errorf("%q raw %q, want %q", tt.ptr, raw, tt.raw)
+		}
+	}
+	if ix.Len() != 7 {
+		t.Errorf("%d values indexed, want 7", ix.Len())
+	}
+	if got := Pointer("servers", "0", "a/b~"); got != "/servers/0/a~1b~0" {
+		t.Errorf("Pointer = %q", got)
+	}
+}
+
+func TestDuplicateKeyKeepsLast(t *testing.T) {
+	ix, err := Build([]byte(`{"k":1,"k":22}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, _ := ix.Raw("/k"); string(raw) != "22" {
+		t.Errorf("/k = %s, want the last value 22", raw)
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	for _, bad := range []string{``, `{`, `{"a"}`, `{"a":}`, `[1,]`, `"\x"`, `01x`, `{"a":1} 2`, `-`, `1.`, `1e`, "\"\x01\"", `tru`, `"\u12"`} {
+		if _, err := Build([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// FuzzBuild: never panics, and accepts exactly what encoding/json accepts.
+func FuzzBuild(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"\ud83d\ude00"}]}`, `[]`, `"x"`, `{"a":1,"a":2}`, `-0.5e+3`, `{"x":[[[]]]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ix, err := Build(data)
+		if err == nil && !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		if err != nil && json.Valid(data) {
+			t.Fatalf("rejected valid JSON %q: %v", data, err)
+		}
+		if err == nil {
+			p, _ := ix.Lookup("")
+			if p.Value < 0 || p.End > len(data) {
+				t.Fatalf("root %+v out of range", p)
+			}
+			ix.LineCol(len(data))
+		}
+	})
+}
+
