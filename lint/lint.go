@@ -1,76 +1,178 @@
-// Package lint holds the catalog rules of clients that toolfind does not
-// simulate yet (../shared/specs/others.md): name-length and tool-count
-// limits that make a client rename, refuse or hide tools.
+// Package lint tells a catalog's maintainer what to fix: one finding per
+// cause, where the cause is written (file:line:col of the JSON member), and
+// what each client does because of it.
 //
-// Rules, each citing its source in others.md:
+// Algorithm:
 //
-//   - cursor-name-length: Cursor rejects a tool whose server name plus tool
-//     name exceed 60 characters (community guides, not first-party).
-//   - cursor-tool-count: older Cursor warned past 40 MCP tools in total
-//     (community guides, not first-party).
-//   - gemini-name-length: Gemini CLI shortens a name above 63 characters
-//     (first 28 + "___" + last 32 in the older generateValidName).
-//   - vscode-tool-count: VS Code Copilot groups tools into "virtual tools"
-//     from 64 tools on (START_GROUPING_AFTER_TOOL_COUNT) and can never send
-//     more than 128 (HARD_TOOL_LIMIT).
-//   - goose-tool-count: Goose's docs recommend fewer than 25 tools.
+//  1. Gather diagnostics: the catalog's own (corpus validation, re-run on
+//     every repeated definition, which corpus.Validate skips), each
+//     simulator's (search.Reporter), and the rules of clients not simulated
+//     (others.go).
+//  2. Place each at its cause (place): a server dropped because of one tool
+//     is caused by that tool's schema; a rename or rejection of every tool
+//     of a server whose name alone breaks the client's rule is caused by
+//     the server name; a client's report on a repeated name belongs to the
+//     definition it concerns.
+//  3. Group by (rule, cause) and write one Finding: the cause once, and per
+//     client its consequence with the affected tools counted and listed
+//     compactly. Every diagnostic stays an Occurrence with its own location
+//     (the --verbose, JSON and SARIF expansion).
+//  4. Add lint's own rules: which definition of a repeated name each client
+//     keeps (asked of each client's simulator over that name alone),
+//     model-directed text in every text a model reads (ScanText), and the
+//     findability rules, computed by running the simulators' searches
+//     (findability.go).
+//  5. Apply the configuration (rule selection, per-rule severity) and sort:
+//     severity, then file, line and column.
 //
-// Counts are over the whole catalog (first definition of each name), as a
-// client connected to all its servers would see them.
+// Positions come from internal/jsonpos, built for a file only when a
+// finding needs a line there, so loading a catalog never pays for it.
 package lint
 
 import (
-	"fmt"
-	"unicode/utf8"
+	"context"
+	"os"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
 )
 
-// Limits from ../shared/specs/others.md.
-const (
-	CursorNameLimit    = 60  // server name + tool name
-	CursorToolLimit    = 40  // total MCP tools
-	GeminiNameLimit    = 63  // characters before shortening
-	VSCodeGroupingFrom = 64  // START_GROUPING_AFTER_TOOL_COUNT
-	VSCodeHardLimit    = 128 // HARD_TOOL_LIMIT
-	GooseToolAdvice    = 25  // "fewer than 25 tools"
-)
+// Finding is one cause and its consequences.
+type Finding struct {
+	Rule     string          `json:"rule"`
+	Severity corpus.Severity `json:"severity"`
+	// Cause says what is wrong, once; Message is the whole line: the cause,
+	// each client's consequence and the fix.
+	Cause        string        `json:"cause"`
+	Message      string        `json:"message"`
+	Fix          string        `json:"fix,omitempty"`
+	Location     Location      `json:"location"`
+	Consequences []Consequence `json:"consequences,omitempty"`
+	// Occurrences are every location the cause shows up at (one per tool
+	// and client report).
+	Occurrences []Occurrence `json:"occurrences"`
+	// Text holds the model-directed pieces found (text rules only).
+	Text []TextHit `json:"text,omitempty"`
+}
 
-// Check returns the diagnostics of the unsimulated clients' rules, per
-// tool in catalog order, then the catalog-wide counts.
-func Check(cat *corpus.Catalog) []corpus.Diagnostic {
+// Consequence is what some clients do because of a cause.
+type Consequence struct {
+	Clients []string        `json:"clients"`
+	Effect  string          `json:"effect"`
+	Tools   []corpus.ToolID `json:"tools,omitempty"`
+}
+
+// Occurrence is one place a cause shows: a client's (or the catalog's)
+// report on one tool.
+type Occurrence struct {
+	Location Location `json:"location"`
+	Client   string   `json:"client,omitempty"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+}
+
+// Options configure Run.
+type Options struct {
+	// ReadFile reads a catalog file back for positions; nil is os.ReadFile.
+	// A source it cannot read (a live server) is located by server and tool.
+	ReadFile func(string) ([]byte, error)
+	// Config selects rules and sets severities; the zero Config runs every
+	// rule that is on by default.
+	Config Config
+}
+
+// Report is the result of Run.
+type Report struct {
+	Findings []*Finding `json:"findings"`
+}
+
+// Run lints cat as the given simulators see it.
+func Run(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, opts Options) (*Report, error) {
+	read := opts.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	loc := newLocator(read)
+	dd := definitions(cat)
+
+	diags := append([]corpus.Diagnostic(nil), cat.Diagnostics...)
+	repeats, defsOf := validateRepeats(cat, dd)
+	explicit := map[int]*corpus.Tool{}
+	for i, t := range defsOf {
+		explicit[len(diags)+i] = t
+	}
+	diags = append(diags, repeats...)
+	for _, sim := range sims {
+		rep, ok := sim.(search.Reporter)
+		if !ok {
+			continue
+		}
+		for _, d := range rep.Problems() {
+			if d.Client == "" {
+				d.Client = sim.Client().String()
+			}
+			diags = append(diags, d)
+		}
+	}
+	diags = append(diags, Check(cat)...)
+
+	findings := group(place(cat, diags, dd, explicit), dd, loc)
+	keep := keepers(cat, sims, dd)
+	for _, f := range findings {
+		if f.Rule == RuleDuplicate {
+			describeDuplicate(f, keep, cat, dd)
+		}
+	}
+	cfg := opts.Config
+	if cfg.enabled(RuleInjection) || cfg.enabled(RuleHiddenUnicode) || cfg.enabled(RuleEncoded) {
+		findings = append(findings, textFindings(cat, dd, keep, loc)...)
+	}
+	ff, err := findability(ctx, cat, sims, dd, loc, cfg)
+	if err != nil {
+		return nil, err
+	}
+	findings = append(findings, ff...)
+
+	var out []*Finding
+	for _, f := range findings {
+		if !cfg.enabled(f.Rule) {
+			continue
+		}
+		if sev, ok := cfg.severity(f.Rule); ok {
+			f.Severity = sev
+		}
+		f.Message = message(f)
+		if f.Occurrences == nil {
+			f.Occurrences = []Occurrence{{Location: f.Location, Code: f.Rule, Message: f.Cause}}
+		}
+		out = append(out, f)
+	}
+	sortFindings(out)
+	return &Report{Findings: out}, nil
+}
+
+// validateRepeats runs the catalog's own checks on the second and later
+// definitions of each repeated name, which corpus.Validate skips: each is
+// validated alone as a one-tool server. It returns the diagnostics and,
+// for each, the definition it concerns.
+func validateRepeats(cat *corpus.Catalog, dd defs) ([]corpus.Diagnostic, []*corpus.Tool) {
 	var out []corpus.Diagnostic
-	tools := cat.UniqueTools()
-	for _, t := range tools {
-		src := ""
-		if s := cat.Server(t.Server); s != nil {
-			src = s.Source
+	var of []*corpus.Tool
+	for _, s := range cat.Servers {
+		for _, t := range s.Tools {
+			list := dd[s][t.Name]
+			if len(list) < 2 || list[0] == t {
+				continue
+			}
+			one := &corpus.Catalog{Servers: []*corpus.Server{{Name: s.Name, Source: s.Source, Tools: []*corpus.Tool{t}}}}
+			for _, d := range corpus.Validate(one) {
+				if suppressed[d.Code] {
+					continue
+				}
+				out = append(out, d)
+				of = append(of, t)
+			}
 		}
-		if n := utf8.RuneCountInString(t.Server) + utf8.RuneCountInString(t.Name); n > CursorNameLimit {
-			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: "cursor-name-length", Client: "cursor",
-				File: src, Server: t.Server, Tool: t.Name, Field: "name",
-				Message: fmt.Sprintf("server + tool name is %d characters; Cursor accepts at most %d", n, CursorNameLimit)})
-		}
-		if n := utf8.RuneCountInString(t.Name); n > GeminiNameLimit {
-			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: "gemini-name-length", Client: "gemini-cli",
-				File: src, Server: t.Server, Tool: t.Name, Field: "name",
-				Message: fmt.Sprintf("name is %d characters; Gemini CLI shortens names above %d", n, GeminiNameLimit)})
-		}
 	}
-	n := len(tools)
-	count := func(sev corpus.Severity, code, client, format string, args ...any) {
-		out = append(out, corpus.Diagnostic{Severity: sev, Code: code, Client: client, Message: fmt.Sprintf(format, args...)})
-	}
-	if n > VSCodeHardLimit {
-		count(corpus.Error, "vscode-tool-count", "vscode-copilot", "%d tools; VS Code Copilot sends at most %d per request and groups the rest behind activate_* stubs", n, VSCodeHardLimit)
-	} else if n > VSCodeGroupingFrom {
-		count(corpus.Warning, "vscode-tool-count", "vscode-copilot", "%d tools; VS Code Copilot groups tools into virtual tools above %d", n, VSCodeGroupingFrom)
-	}
-	if n > CursorToolLimit {
-		count(corpus.Info, "cursor-tool-count", "cursor", "%d tools; older Cursor releases warned past %d MCP tools", n, CursorToolLimit)
-	}
-	if n >= GooseToolAdvice {
-		count(corpus.Info, "goose-tool-count", "goose", "%d tools; Goose recommends fewer than %d", n, GooseToolAdvice)
-	}
-	return out
+	return out, of
 }

@@ -1,0 +1,386 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/toolfind/toolfind/claude"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// Findability rules, all computed by running the simulators:
+//
+//   - own-name-not-found: the tool's own name, split into words ("get
+//     invoice" for get_invoice or getInvoice), is searched in each client
+//     that has a search (Claude ToolSearch, Grok search_tool, Codex
+//     tool_search, OpenCode code mode's search()); flagged when no client
+//     that shows the tool returns it within its default limit.
+//   - own-name-tie: the same search with TieLimit results; flagged when, in
+//     every client that returns the tool, at least TieMany tools share its
+//     score (Grok's tie band, Claude's equal scores kept in pool order).
+//   - builtin-outranks: a Claude Code built-in comes before the tool in
+//     Claude's result for those words.
+//   - claude-name-unrelated: no part of the name (claude.md §1: split on
+//     whitespace, "_" and ".") is a whole word (search.ContainsWord, the
+//     JavaScript \b Claude uses) of the description's first sentence.
+//   - distinguishing-words-cut: the description has words that no sibling
+//     tool of its server uses, and none of them is in what a client shows
+//     its model (search.Viewer) — they fell after that client's cut.
+//
+// Clients are searched cheapest first and a rule stops asking as soon as
+// its answer is settled, so the slow searches run only for the few tools
+// the fast ones miss.
+const (
+	TieMany  = 3  // tools sharing the score, the tool included
+	TieLimit = 50 // results asked for when measuring a tie
+)
+
+// searchOrder is the order clients are asked in (cheapest first); clients
+// not listed have no search of their own (OpenCode eager loads every tool,
+// Codex code mode's model writes a script).
+var searchOrder = []string{"claude", "grok", "codex-search", "opencode-codemode"}
+
+// NameWords splits a tool name into its words, lowercased: on every
+// character that is not a letter or digit and at lower-to-upper case
+// changes.
+func NameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	var prev rune
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	return words
+}
+
+type searcher struct {
+	sim  search.Simulator
+	view search.Viewer
+	name string
+}
+
+func findability(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *locator, cfg Config) ([]*Finding, error) {
+	var searchers []searcher
+	var claudeSim search.Simulator
+	for _, name := range searchOrder {
+		for _, s := range sims {
+			if s.Client().Name != name {
+				continue
+			}
+			v, _ := s.(search.Viewer)
+			searchers = append(searchers, searcher{s, v, name})
+			if name == "claude" && claudeSim == nil {
+				claudeSim = s
+			}
+			break
+		}
+	}
+	var out []*Finding
+	tools := cat.UniqueTools()
+	for _, t := range tools {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s := cat.Server(t.Server)
+		w := where{server: s, tool: t, def: defNumber(dd, s, t), path: []string{"name"}}
+		words := NameWords(t.Name)
+		if len(words) == 0 {
+			continue
+		}
+		q := strings.Join(words, " ")
+		if cfg.enabled(RuleNotFound) || cfg.enabled(RuleTie) || cfg.enabled(RuleBuiltinOutranks) {
+			fs, err := searchRules(ctx, t, q, searchers, cfg)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range fs {
+				f.Location = loc.locate(w)
+				out = append(out, f)
+			}
+		}
+		if claudeSim != nil && cfg.enabled(RuleNameUnrelated) {
+			if f := nameUnrelated(t, claudeSim); f != nil {
+				f.Location = loc.locate(where{server: s, tool: t, def: w.def, path: []string{"description"}})
+				out = append(out, f)
+			}
+		}
+	}
+	if cfg.enabled(RuleCutDistinct) {
+		out = append(out, cutDistinct(cat, sims, dd, loc)...)
+	}
+	return out, nil
+}
+
+// searchRules runs own-name-not-found, own-name-tie and builtin-outranks
+// for one tool.
+func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []searcher, cfg Config) ([]*Finding, error) {
+	id := t.ID()
+	var out []*Finding
+	var misses []Consequence
+	found := false
+	tiedEverywhere, tieChecked := true, false
+	var ties []Consequence
+	shownAnywhere := false
+	for _, s := range searchers {
+		if s.view != nil {
+			if _, ok := s.view.View(id); !ok {
+				continue // dropped or hidden: reported by the client's own rule
+			}
+		}
+		shownAnywhere = true
+		needTie := cfg.enabled(RuleTie) && tiedEverywhere
+		if found && !needTie && !(s.name == "claude" && cfg.enabled(RuleBuiltinOutranks)) {
+			continue
+		}
+		res, err := s.sim.Search(ctx, search.Query{Text: q, Limit: TieLimit})
+		if err != nil {
+			return nil, fmt.Errorf("%s: searching %q: %w", s.sim.Client(), q, err)
+		}
+		def, err := s.sim.Search(ctx, search.Query{Text: q})
+		if err != nil {
+			return nil, fmt.Errorf("%s: searching %q: %w", s.sim.Client(), q, err)
+		}
+		hit, ok := res.Find(id)
+		if _, inDefault := def.Find(id); inDefault {
+			found = true
+		} else {
+			effect := fmt.Sprintf("does not return it for %q", q)
+			if ok {
+				effect = fmt.Sprintf("ranks it %d for %q, past its limit of %d", hit.Rank, q, def.Limit)
+			}
+			misses = append(misses, Consequence{Clients: []string{s.sim.Client().String()}, Effect: effect, Tools: []corpus.ToolID{id}})
+		}
+		if s.name == "claude" && ok && cfg.enabled(RuleBuiltinOutranks) {
+			var above []string
+			for _, h := range res.Hits {
+				if h.Rank >= hit.Rank {
+					break
+				}
+				if h.Tool.Server() == claude.BuiltinServer {
+					above = append(above, h.Tool.Tool())
+				}
+			}
+			if len(above) > 0 {
+				out = append(out, &Finding{Rule: RuleBuiltinOutranks, Severity: corpus.Warning,
+					Cause: fmt.Sprintf("%s: Claude Code's built-in %s %s it for its own name's words %q (rank %d)", id, strings.Join(above, ", "), plural(len(above), "outranks", "outrank"), q, hit.Rank),
+					Consequences: []Consequence{{Clients: []string{s.sim.Client().String()}, Effect: fmt.Sprintf("returns %s first", strings.Join(above, ", ")), Tools: []corpus.ToolID{id}}}})
+			}
+		}
+		if needTie {
+			band := 0
+			if ok {
+				band = tieBand(res, hit)
+			}
+			tieChecked = true
+			if band < TieMany {
+				tiedEverywhere = false
+			} else {
+				ties = append(ties, Consequence{Clients: []string{s.sim.Client().String()}, Effect: fmt.Sprintf("ties it with %d other tools at rank %d", band-1, hit.Rank), Tools: []corpus.ToolID{id}})
+			}
+		}
+	}
+	if !shownAnywhere {
+		return out, nil
+	}
+	if !found && len(misses) > 0 {
+		out = append(out, &Finding{Rule: RuleNotFound, Severity: corpus.Warning,
+			Cause:        fmt.Sprintf("%s: no client's search returns it for its own name's words %q", id, q),
+			Consequences: misses})
+	}
+	if tieChecked && tiedEverywhere && len(ties) > 0 {
+		out = append(out, &Finding{Rule: RuleTie, Severity: corpus.Warning,
+			Cause:        fmt.Sprintf("%s: ties with other tools for its own name's words %q in every client", id, q),
+			Consequences: ties})
+	}
+	return out, nil
+}
+
+// tieBand counts the hits that share hit's score (RankWorst when the
+// client reports tie bands).
+func tieBand(res search.Result, hit search.Hit) int {
+	if hit.RankWorst > hit.Rank {
+		return hit.RankWorst - hit.Rank + 1
+	}
+	n := 0
+	for _, h := range res.Hits {
+		if h.Score == hit.Score {
+			n++
+		}
+	}
+	return n
+}
+
+// claudeNameParts splits a tool name as Claude Code does for MCP tools
+// (claude.md §1): lowercased, on runs of whitespace, "_" or ".".
+func claudeNameParts(name string) []string {
+	return strings.FieldsFunc(search.JSLower(name), func(r rune) bool { return r == '_' || r == '.' || search.IsJSSpace(r) })
+}
+
+// firstSentence is the description up to the first ". ", "\n" or the end.
+func firstSentence(desc string) string {
+	end := len(desc)
+	if i := strings.Index(desc, ". "); i >= 0 && i < end {
+		end = i
+	}
+	if i := strings.IndexByte(desc, '\n'); i >= 0 && i < end {
+		end = i
+	}
+	return desc[:end]
+}
+
+func nameUnrelated(t *corpus.Tool, sim search.Simulator) *Finding {
+	if v, ok := sim.(search.Viewer); ok {
+		if _, shown := v.View(t.ID()); !shown {
+			return nil
+		}
+	}
+	first := search.JSLower(firstSentence(t.Description))
+	if strings.TrimSpace(first) == "" {
+		return nil // description-missing says it
+	}
+	parts := claudeNameParts(t.Name)
+	for _, p := range parts {
+		if search.ContainsWord(first, p) {
+			return nil
+		}
+	}
+	return &Finding{Rule: RuleNameUnrelated, Severity: corpus.Info,
+		Cause: fmt.Sprintf("%s: no word of the name (%s) is in the description's first sentence %q", t.ID(), strings.Join(parts, ", "), clipText(firstSentence(t.Description), 80)),
+		Consequences: []Consequence{{Clients: []string{sim.Client().String()},
+			Effect: "lists only the name until ToolSearch loads the tool, so its model cannot tell what it does", Tools: []corpus.ToolID{t.ID()}}}}
+}
+
+// cutDistinct finds descriptions whose distinguishing words (in no sibling
+// tool's description) are all missing from what a client shows.
+func cutDistinct(cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *locator) []*Finding {
+	var out []*Finding
+	for _, s := range cat.Servers {
+		var firsts []*corpus.Tool
+		for _, t := range s.Tools {
+			if dd[s][t.Name][0] == t {
+				firsts = append(firsts, t)
+			}
+		}
+		if len(firsts) < 2 {
+			continue
+		}
+		count := map[string]int{}
+		words := make([]map[string]bool, len(firsts))
+		for i, t := range firsts {
+			words[i] = wordSet(t.Description)
+			for w := range words[i] {
+				count[w]++
+			}
+		}
+		for i, t := range firsts {
+			var dist []string
+			for w := range words[i] {
+				if count[w] == 1 {
+					dist = append(dist, w)
+				}
+			}
+			if len(dist) == 0 {
+				continue
+			}
+			sort.Strings(dist)
+			var cons []Consequence
+			for _, sim := range sims {
+				v, ok := sim.(search.Viewer)
+				if !ok {
+					continue
+				}
+				view, ok := v.View(t.ID())
+				if !ok {
+					continue
+				}
+				shown := strings.ToLower(view.Text)
+				if strings.Contains(shown, strings.ToLower(t.Description)) {
+					continue
+				}
+				lost := true
+				for _, w := range dist {
+					if strings.Contains(shown, w) {
+						lost = false
+						break
+					}
+				}
+				if lost {
+					cons = append(cons, Consequence{Clients: []string{sim.Client().String()}, Effect: "shows none of them", Tools: []corpus.ToolID{t.ID()}})
+				}
+			}
+			if len(cons) == 0 {
+				continue
+			}
+			show := dist
+			if len(show) > 5 {
+				show = append(append([]string(nil), show[:5]...), fmt.Sprintf("… +%d", len(dist)-5))
+			}
+			f := &Finding{Rule: RuleCutDistinct, Severity: corpus.Warning,
+				Cause:        fmt.Sprintf("%s: the words only its description has (%s) come after what clients show", t.ID(), strings.Join(show, ", ")),
+				Consequences: mergeClients(cons),
+				Location:     loc.locate(where{server: s, tool: t, def: defNumber(dd, s, t), path: []string{"description"}})}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 4 {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// mergeClients joins consequences with the same effect.
+func mergeClients(cs []Consequence) []Consequence {
+	var out []Consequence
+	index := map[string]int{}
+	for _, c := range cs {
+		if i, ok := index[c.Effect]; ok {
+			out[i].Clients = append(out[i].Clients, c.Clients...)
+			continue
+		}
+		index[c.Effect] = len(out)
+		out = append(out, c)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,514 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+// raw is one diagnostic (the catalog's or a client's) placed at its cause.
+type raw struct {
+	d     corpus.Diagnostic
+	rule  string
+	scope scope
+	at    where // where the diagnostic itself points
+	cause where // where its cause is written
+	key   string
+}
+
+// defs lists, per server and tool name, the definitions in order.
+type defs map[*corpus.Server]map[string][]*corpus.Tool
+
+func definitions(cat *corpus.Catalog) defs {
+	out := defs{}
+	for _, s := range cat.Servers {
+		m := map[string][]*corpus.Tool{}
+		for _, t := range s.Tools {
+			m[t.Name] = append(m[t.Name], t)
+		}
+		out[s] = m
+	}
+	return out
+}
+
+// def returns the n-th (1-based) definition of name and its definition
+// number (0 when the name is defined once).
+func (d defs) def(s *corpus.Server, name string, n int) (*corpus.Tool, int) {
+	list := d[s][name]
+	if len(list) == 0 {
+		return nil, 0
+	}
+	if n < 1 || n > len(list) {
+		n = 1
+	}
+	if len(list) == 1 {
+		return list[0], 0
+	}
+	return list[n-1], n
+}
+
+// defNumber is t's definition number (0 when its name is defined once).
+func defNumber(dd defs, s *corpus.Server, t *corpus.Tool) int {
+	list := dd[s][t.Name]
+	if len(list) < 2 {
+		return 0
+	}
+	for i, x := range list {
+		if x == t {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// uniqueCount is the number of distinct tool names of a server.
+func (d defs) uniqueCount(s *corpus.Server) int { return len(d[s]) }
+
+// dupCodes report the second and later definitions of a repeated name.
+var dupCodes = map[string]bool{corpus.CodeDuplicateTool: true, "claude-duplicate": true, "grok-duplicate": true, "codex-duplicate": true}
+
+var grokServerOK = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]*$`)
+
+// serverNameCause reports whether client's rename or rejection of a tool
+// comes from the server's name rather than the tool's: the server name
+// alone already breaks the client's rule.
+func serverNameCause(client, server string) bool {
+	switch search.ParseClientID(client).Name {
+	case "grok": // grok.md B.4: ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ and exactly one "__"
+		return !grokServerOK.MatchString(server) || strings.Contains(server, "__") || strings.HasSuffix(server, "_")
+	case "codex", "codex-search": // codex.md §1.3: [A-Za-z0-9_] kept
+		for i := 0; i < len(server); i++ {
+			if c := server[i]; !(c == '_' || search.IsWordByte(c)) {
+				return true
+			}
+		}
+		return false
+	}
+	return search.SanitizeName(server) != server // claude.md §2, opencode.md C.1
+}
+
+// place classifies diagnostics and finds their causes. Diagnostics are
+// taken in order, so the n-th duplicate report of a name is its (n+1)-th
+// definition.
+func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[int]*corpus.Tool) []raw {
+	var out []raw
+	dupSeen := map[string]int{}
+	// The tool that made each client drop each server.
+	dropCause := map[string]string{}
+	for _, d := range ds {
+		if serverDrop[d.Code] && d.Field != "" {
+			k := d.Client + "\x00" + d.Code + "\x00" + d.Server
+			if _, ok := dropCause[k]; !ok {
+				dropCause[k] = d.Tool
+			}
+		}
+	}
+	for i, d := range ds {
+		if suppressed[d.Code] {
+			continue
+		}
+		cr, ok := codeRule[d.Code]
+		if !ok {
+			cr.rule, cr.scope = RuleOther, perTool
+		}
+		srv := serverOf(cat, d)
+		r := raw{d: d, rule: cr.rule, scope: cr.scope}
+		n := 1
+		if dupCodes[d.Code] {
+			k := d.Client + "\x00" + d.Code + "\x00" + d.Server + "\x00" + d.Tool
+			dupSeen[k]++
+			n = dupSeen[k] + 1
+		}
+		if d.Code == "opencode-key-collision" && strings.Contains(d.Message, "("+d.Server+"/"+d.Tool+")") {
+			r.rule = RuleDuplicate // the later definition of the same name replaces this one
+			k := d.Client + "\x00" + d.Code + "\x00" + d.Server + "\x00" + d.Tool
+			dupSeen[k]++
+			n = dupSeen[k]
+		}
+		var t *corpus.Tool
+		var def int
+		if srv != nil && d.Tool != "" {
+			t, def = dd.def(srv, d.Tool, n)
+		}
+		if et := explicit[i]; et != nil {
+			t, def = et, defNumber(dd, srv, et)
+		}
+		r.at = where{server: srv, tool: t, def: def, path: fieldPath(d.Field)}
+		r.cause = r.at
+		switch {
+		case serverDrop[d.Code]:
+			causeTool := dropCause[d.Client+"\x00"+d.Code+"\x00"+d.Server]
+			if ct, cdef := dd.def(srv, causeTool, 1); ct != nil {
+				r.cause = where{server: srv, tool: ct, def: cdef}
+				if d.Field != "" && d.Tool == causeTool {
+					r.cause.path = fieldPath(d.Field)
+				}
+			}
+		case r.rule == RuleToolName && d.Client != "" && serverNameCause(d.Client, d.Server):
+			r.rule, r.scope = RuleServerName, perServer
+		case r.rule == RuleServerName:
+			r.scope = perServer
+		}
+		if r.rule == RuleDuplicate && srv != nil {
+			first, fdef := dd.def(srv, d.Tool, 1)
+			r.cause = where{server: srv, tool: first, def: fdef, path: []string{"name"}}
+		}
+		if r.rule == RuleSchema && r.cause.tool != nil && len(r.cause.path) == 0 {
+			r.cause.path = []string{"inputSchema"}
+		}
+		r.key = groupKey(r)
+		out = append(out, r)
+	}
+	return out
+}
+
+func serverOf(cat *corpus.Catalog, d corpus.Diagnostic) *corpus.Server {
+	for _, s := range cat.Servers {
+		if s.Name == d.Server && (d.File == "" || s.Source == d.File) {
+			return s
+		}
+	}
+	return cat.Server(d.Server)
+}
+
+func groupKey(r raw) string {
+	srv := ""
+	if r.cause.server != nil {
+		srv = r.cause.server.Name + "\x00" + r.cause.server.Source
+	}
+	switch {
+	case r.scope == perCatalog:
+		return r.rule
+	case r.scope == perServer || r.cause.tool == nil:
+		return r.rule + "\x00" + srv
+	case r.rule == RuleDuplicate:
+		return r.rule + "\x00" + srv + "\x00" + r.cause.tool.Name
+	}
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", r.rule, srv, r.cause.tool.Name, r.cause.def)
+}
+
+// group turns placed diagnostics into one finding per cause, in order of
+// first appearance.
+func group(rs []raw, dd defs, loc *locator) []*Finding {
+	var order []string
+	byKey := map[string][]raw{}
+	for _, r := range rs {
+		if _, ok := byKey[r.key]; !ok {
+			order = append(order, r.key)
+		}
+		byKey[r.key] = append(byKey[r.key], r)
+	}
+	var out []*Finding
+	for _, k := range order {
+		out = append(out, assemble(byKey[k], dd, loc))
+	}
+	return out
+}
+
+func assemble(rs []raw, dd defs, loc *locator) *Finding {
+	first := rs[0]
+	f := &Finding{Rule: first.rule, Severity: corpus.Info}
+	cause := first.cause
+	for _, r := range rs {
+		if r.d.Client == "" { // the catalog's own diagnostic says the cause
+			cause = r.cause
+			break
+		}
+	}
+	if first.scope == perServer && cause.server != nil {
+		cause = where{server: cause.server, path: []string{"name"}}
+		if first.rule != RuleServerName {
+			cause = first.cause
+		}
+	}
+	if first.scope == perCatalog {
+		cause = first.cause
+	}
+	f.Location = loc.locate(cause)
+	var causes []string
+	seenCause := map[string]bool{}
+	for _, r := range rs {
+		if r.d.Severity > f.Severity {
+			f.Severity = r.d.Severity
+		}
+		f.Occurrences = append(f.Occurrences, Occurrence{Location: loc.locate(r.at), Client: r.d.Client, Code: r.d.Code, Message: r.d.Message})
+		if r.d.Client == "" {
+			c, _, _ := strings.Cut(r.d.Message, "; ")
+			if r.d.Field != "" && r.d.Field != "name" && r.d.Field != "description" {
+				c = r.d.Field + ": " + c
+			}
+			if !seenCause[c] {
+				seenCause[c] = true
+				causes = append(causes, c)
+			}
+		}
+	}
+	f.Consequences = consequences(rs, dd)
+	f.Cause = causeText(first, causes, dd)
+	f.Fix = fixText(first)
+	return f
+}
+
+// causeText says what is wrong, once.
+func causeText(first raw, catalog []string, dd defs) string {
+	srv, tool := "", ""
+	if first.cause.server != nil {
+		srv = first.cause.server.Name
+	}
+	if first.cause.tool != nil {
+		tool = first.cause.tool.Name
+	}
+	subject := fmt.Sprintf("%s/%s", srv, tool)
+	if first.cause.def > 0 {
+		subject += fmt.Sprintf(" (definition %d)", first.cause.def)
+	}
+	switch first.rule {
+	case RuleServerName:
+		return fmt.Sprintf("server name %q has %s", srv, badChars(srv))
+	case RuleDuplicate:
+		n := 0
+		if first.cause.server != nil && first.cause.tool != nil {
+			n = len(dd[first.cause.server][tool])
+		}
+		return fmt.Sprintf("tool name %q is defined %d times in server %q", tool, n, srv)
+	case RuleNotInCatalog:
+		return "the catalog is larger than OpenCode code mode's catalog budget"
+	case RuleCatalogLineCut:
+		return fmt.Sprintf("server %q: descriptions whose first line is longer than OpenCode code mode's catalog line", srv)
+	case RuleAlwaysLoaded:
+		return fmt.Sprintf("server %q: tools marked _meta[\"anthropic/alwaysLoad\"]", srv)
+	case RuleNamespace:
+		return fmt.Sprintf("server %q: its tools' keys start with another server's name", srv)
+	case RuleOutputSchema:
+		return fmt.Sprintf("server %q: an output schema the MCP SDK refuses", srv)
+	case RuleHidden:
+		return fmt.Sprintf("%s: _meta.ui.visibility lacks \"model\"", subject)
+	}
+	if len(catalog) > 0 {
+		return subject + ": " + strings.Join(catalog, "; ")
+	}
+	switch first.rule {
+	case RuleToolName:
+		return fmt.Sprintf("tool name %q has %s", tool, badChars(tool))
+	case RuleDescriptionCut:
+		return subject + ": description is longer than a client keeps"
+	case RuleSchema:
+		field := fieldName(first.cause.path)
+		return fmt.Sprintf("%s: %s is not what clients accept", subject, field)
+	}
+	return subject + ": " + first.d.Message
+}
+
+// badChars lists the characters of a name outside [A-Za-z0-9_]
+// (the set every simulated client keeps), or its length problem.
+func badChars(name string) string {
+	var bad []string
+	seen := map[rune]bool{}
+	for _, r := range name {
+		if r < 0x80 && (r == '_' || search.IsWordByte(byte(r))) {
+			continue
+		}
+		if !seen[r] {
+			seen[r] = true
+			bad = append(bad, fmt.Sprintf("%q", r))
+		}
+	}
+	if len(bad) == 0 {
+		if len(name) == 0 {
+			return "no characters"
+		}
+		return fmt.Sprintf("%d characters", len([]rune(name)))
+	}
+	return strings.Join(bad, ", ")
+}
+
+// fixText proposes the edit for rules with an obvious one.
+func fixText(first raw) string {
+	switch first.rule {
+	case RuleServerName:
+		if first.cause.server != nil {
+			return fmt.Sprintf("rename the server to %q", safeName(first.cause.server.Name))
+		}
+	case RuleToolName:
+		if first.cause.tool != nil && badChars(first.cause.tool.Name) != fmt.Sprintf("%d characters", len([]rune(first.cause.tool.Name))) {
+			return fmt.Sprintf("rename the tool to %q", safeName(first.cause.tool.Name))
+		}
+	case RuleDuplicate:
+		return "keep one definition of the name"
+	}
+	return ""
+}
+
+// safeName keeps [A-Za-z0-9_] and turns every other character into "_",
+// which every simulated client accepts unchanged (codex.md §1.3 is the
+// strictest); "__" runs are squeezed for Grok's single "__" boundary
+// (grok.md B.4).
+func safeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && (r == '_' || search.IsWordByte(byte(r))) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	for strings.Contains(out, "__") {
+		out = strings.ReplaceAll(out, "__", "_")
+	}
+	out = strings.Trim(out, "_")
+	if out == "" {
+		return "tool"
+	}
+	if out[0] >= '0' && out[0] <= '9' {
+		out = "_" + out
+	}
+	return out
+}
+
+// consequences groups the client diagnostics of one cause by what each
+// client does, merging clients that do the same to the same tools.
+func consequences(rs []raw, dd defs) []Consequence {
+	type acc struct {
+		code  string
+		msgs  []string
+		tools []corpus.ToolID
+		srv   *corpus.Server
+	}
+	var clients []string
+	per := map[string]*acc{}
+	for _, r := range rs {
+		if r.d.Client == "" {
+			continue
+		}
+		a, ok := per[r.d.Client]
+		if !ok {
+			a = &acc{code: r.d.Code, srv: r.at.server}
+			per[r.d.Client] = a
+			clients = append(clients, r.d.Client)
+		}
+		a.msgs = append(a.msgs, r.d.Message)
+		if r.d.Tool != "" {
+			id := corpus.NewToolID(r.d.Server, r.d.Tool)
+			if len(a.tools) == 0 || !containsID(a.tools, id) {
+				a.tools = append(a.tools, id)
+			}
+		}
+	}
+	var out []Consequence
+	index := map[string]int{}
+	for _, c := range clients {
+		a := per[c]
+		var effect string
+		var tools []corpus.ToolID
+		if verb, ok := effects[a.code]; ok {
+			tools = a.tools
+			if serverDrop[a.code] && a.srv != nil {
+				tools = allTools(a.srv)
+			}
+			if a.code == "codex-server-name" && a.srv != nil {
+				tools = allTools(a.srv)
+			}
+			effect = verb + " " + toolsPhrase(tools, a.srv, dd)
+		} else if len(a.msgs) == 1 {
+			effect, tools = a.msgs[0], a.tools
+		} else {
+			tools = a.tools
+			effect = a.msgs[0] + " (" + toolsPhrase(tools, a.srv, dd) + ")"
+		}
+		if i, ok := index[effect]; ok {
+			out[i].Clients = append(out[i].Clients, c)
+			continue
+		}
+		index[effect] = len(out)
+		out = append(out, Consequence{Clients: []string{c}, Effect: effect, Tools: tools})
+	}
+	return out
+}
+
+func containsID(ids []corpus.ToolID, id corpus.ToolID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func allTools(s *corpus.Server) []corpus.ToolID {
+	var out []corpus.ToolID
+	seen := map[string]bool{}
+	for _, t := range s.Tools {
+		if !seen[t.Name] {
+			seen[t.Name] = true
+			out = append(out, t.ID())
+		}
+	}
+	return out
+}
+
+// toolsPhrase counts and lists tools compactly: "all 16 tools of
+// hostile.server", "3 tools (a, b, c)", "12 tools (a, b, c, … +9)".
+func toolsPhrase(tools []corpus.ToolID, srv *corpus.Server, dd defs) string {
+	n := len(tools)
+	if n == 0 {
+		if srv != nil {
+			return "server " + srv.Name
+		}
+		return "the catalog"
+	}
+	sameServer := srv != nil
+	for _, id := range tools {
+		if srv == nil || id.Server() != srv.Name {
+			sameServer = false
+		}
+	}
+	name := func(id corpus.ToolID) string {
+		if sameServer {
+			return id.Tool()
+		}
+		return id.String()
+	}
+	if sameServer && n == dd.uniqueCount(srv) && n > 1 {
+		return fmt.Sprintf("all %d tools of %s", n, srv.Name)
+	}
+	if n == 1 {
+		return "tool " + name(tools[0])
+	}
+	const show = 3
+	var names []string
+	for i, id := range tools {
+		if i == show {
+			break
+		}
+		names = append(names, name(id))
+	}
+	list := strings.Join(names, ", ")
+	if n > show {
+		list += fmt.Sprintf(", … +%d", n-show)
+	}
+	return fmt.Sprintf("%d tools (%s)", n, list)
+}
+
+func sortFindings(fs []*Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.Location.File != b.Location.File {
+			return a.Location.File < b.Location.File
+		}
+		if a.Location.Line != b.Location.Line {
+			return a.Location.Line < b.Location.Line
+		}
+		if a.Location.Column != b.Location.Column {
+			return a.Location.Column < b.Location.Column
+		}
+		return a.Rule < b.Rule
+	})
+}

@@ -1,0 +1,75 @@
+// The rules of clients that toolfind does not simulate yet
+// (../shared/specs/others.md): name-length and tool-count limits that make
+// a client rename, refuse or hide tools.
+//
+//   - cursor-name-length: Cursor rejects a tool whose server name plus tool
+//     name exceed 60 characters (community guides, not first-party).
+//   - cursor-tool-count: older Cursor warned past 40 MCP tools in total
+//     (community guides, not first-party).
+//   - gemini-name-length: Gemini CLI shortens a name above 63 characters
+//     (first 28 + "___" + last 32 in the older generateValidName).
+//   - vscode-tool-count: VS Code Copilot groups tools into "virtual tools"
+//     from 64 tools on (START_GROUPING_AFTER_TOOL_COUNT) and can never send
+//     more than 128 (HARD_TOOL_LIMIT).
+//   - goose-tool-count: Goose's docs recommend fewer than 25 tools.
+//
+// Counts are over the whole catalog (first definition of each name), as a
+// client connected to all its servers would see them.
+
+package lint
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/corpus"
+)
+
+// Limits from ../shared/specs/others.md.
+const (
+	CursorNameLimit    = 60  // server name + tool name
+	CursorToolLimit    = 40  // total MCP tools
+	GeminiNameLimit    = 63  // characters before shortening
+	VSCodeGroupingFrom = 64  // START_GROUPING_AFTER_TOOL_COUNT
+	VSCodeHardLimit    = 128 // HARD_TOOL_LIMIT
+	GooseToolAdvice    = 25  // "fewer than 25 tools"
+)
+
+// Check returns the diagnostics of the unsimulated clients' rules, per
+// tool in catalog order, then the catalog-wide counts.
+func Check(cat *corpus.Catalog) []corpus.Diagnostic {
+	var out []corpus.Diagnostic
+	tools := cat.UniqueTools()
+	for _, t := range tools {
+		src := ""
+		if s := cat.Server(t.Server); s != nil {
+			src = s.Source
+		}
+		if n := utf8.RuneCountInString(t.Server) + utf8.RuneCountInString(t.Name); n > CursorNameLimit {
+			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: "cursor-name-length", Client: "cursor",
+				File: src, Server: t.Server, Tool: t.Name, Field: "name",
+				Message: fmt.Sprintf("server + tool name is %d characters; Cursor accepts at most %d", n, CursorNameLimit)})
+		}
+		if n := utf8.RuneCountInString(t.Name); n > GeminiNameLimit {
+			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: "gemini-name-length", Client: "gemini-cli",
+				File: src, Server: t.Server, Tool: t.Name, Field: "name",
+				Message: fmt.Sprintf("name is %d characters; Gemini CLI shortens names above %d", n, GeminiNameLimit)})
+		}
+	}
+	n := len(tools)
+	count := func(sev corpus.Severity, code, client, format string, args ...any) {
+		out = append(out, corpus.Diagnostic{Severity: sev, Code: code, Client: client, Message: fmt.Sprintf(format, args...)})
+	}
+	if n > VSCodeHardLimit {
+		count(corpus.Error, "vscode-tool-count", "vscode-copilot", "%d tools; VS Code Copilot sends at most %d per request and groups the rest behind activate_* stubs", n, VSCodeHardLimit)
+	} else if n > VSCodeGroupingFrom {
+		count(corpus.Warning, "vscode-tool-count", "vscode-copilot", "%d tools; VS Code Copilot groups tools into virtual tools above %d", n, VSCodeGroupingFrom)
+	}
+	if n > CursorToolLimit {
+		count(corpus.Info, "cursor-tool-count", "cursor", "%d tools; older Cursor releases warned past %d MCP tools", n, CursorToolLimit)
+	}
+	if n >= GooseToolAdvice {
+		count(corpus.Info, "goose-tool-count", "goose", "%d tools; Goose recommends fewer than %d", n, GooseToolAdvice)
+	}
+	return out
+}

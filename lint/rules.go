@@ -1,0 +1,201 @@
+package lint
+
+import (
+	"github.com/toolfind/toolfind/corpus"
+)
+
+// Rule ids. They are stable: configuration files and CI depend on them.
+const (
+	RuleServerName       = "server-name"
+	RuleToolName         = "tool-name"
+	RuleSchema           = "schema"
+	RuleDuplicate        = "duplicate-tool"
+	RuleNameCollision    = "name-collision"
+	RuleSharedName       = "shared-tool-name"
+	RuleHidden           = "hidden-from-model"
+	RuleAlwaysLoaded     = "always-loaded"
+	RuleDescriptionEmpty = "description-missing"
+	RuleDescriptionCut   = "description-cut"
+	RuleCatalogLineCut   = "catalog-line-cut"
+	RuleNotInCatalog     = "not-in-catalog"
+	RuleNamespace        = "namespace"
+	RuleOutputSchema     = "output-schema-dropped"
+	RulePluginBudget     = "plugin-budget"
+	RuleInjection        = "injection-phrase"
+	RuleHiddenUnicode    = "hidden-unicode"
+	RuleEncoded          = "encoded-text"
+	RuleNotFound         = "own-name-not-found"
+	RuleTie              = "own-name-tie"
+	RuleNameUnrelated    = "claude-name-unrelated"
+	RuleCutDistinct      = "distinguishing-words-cut"
+	RuleBuiltinOutranks  = "builtin-outranks"
+	RuleCursorNameLength = "cursor-name-length"
+	RuleCursorToolCount  = "cursor-tool-count"
+	RuleGeminiNameLength = "gemini-name-length"
+	RuleVSCodeToolCount  = "vscode-tool-count"
+	RuleGooseToolCount   = "goose-tool-count"
+	RuleOther            = "other" // a client code lint does not know yet
+)
+
+// RuleInfo documents one rule.
+type RuleInfo struct {
+	ID       string          `json:"id"`
+	Severity corpus.Severity `json:"severity"` // the default
+	Summary  string          `json:"summary"`
+	// Source is the spec section the rule rests on (../shared/specs).
+	Source string `json:"source"`
+}
+
+// Rules lists every rule in documentation order (docs/lint-rules.md).
+var Rules = []RuleInfo{
+	{RuleServerName, corpus.Error, "a server name with characters a client rejects (Grok) or rewrites (Claude Code, Codex, OpenCode)", "grok.md B.4; claude.md §2; codex.md §1.3; opencode.md C.1"},
+	{RuleToolName, corpus.Warning, "a tool name with characters a client rejects or rewrites, or too long", "MCP spec \"Tool names\"; grok.md B.4; claude.md §2; codex.md §1.3"},
+	{RuleSchema, corpus.Error, "an input schema a client refuses: the tool or its whole server is dropped", "claude.md §2; codex.md §4; opencode.md §0, C.1"},
+	{RuleDuplicate, corpus.Warning, "a tool name defined twice in one server; which definition each client keeps", "claude.md §2; grok.md B.6; codex.md §1.2; opencode.md C.1"},
+	{RuleNameCollision, corpus.Warning, "two tools that one client turns into the same name", "claude.md §2; codex.md §1.3; opencode.md C.1"},
+	{RuleSharedName, corpus.Info, "a tool name also used by another server", "claude.md §1 (select: by bare name)"},
+	{RuleHidden, corpus.Info, "_meta.ui.visibility without \"model\": clients hide the tool", "claude.md §2; grok.md B.4; codex.md §1.2"},
+	{RuleAlwaysLoaded, corpus.Info, "_meta[\"anthropic/alwaysLoad\"]: loaded up front, never returned by keyword search", "claude.md §2"},
+	{RuleDescriptionEmpty, corpus.Warning, "a missing or empty description: only the name can be matched", "claude.md §1; grok.md B.2"},
+	{RuleDescriptionCut, corpus.Warning, "a description longer than a client shows or searches", "claude.md §3; grok.md B.3; codex.md §3"},
+	{RuleCatalogLineCut, corpus.Info, "OpenCode code mode's catalog line keeps only the start of the description's first line", "opencode.md C.2"},
+	{RuleNotInCatalog, corpus.Info, "tools OpenCode code mode leaves out of its catalog (reachable only through search)", "opencode.md C.2"},
+	{RuleNamespace, corpus.Warning, "OpenCode code mode files a tool under another server's namespace", "opencode.md C.2"},
+	{RuleOutputSchema, corpus.Warning, "an output schema the MCP SDK refuses: OpenCode drops every output type of the server", "opencode.md §0"},
+	{RulePluginBudget, corpus.Error, "Codex Agent Plugin size budget exceeded: the tool is hidden", "codex.md §3"},
+	{RuleInjection, corpus.Error, "an instruction aimed at the model: override, secrecy, consent or call-order phrases", "claude.md §1 (descriptions and server instructions are shown verbatim); codex.md §0 (instructions appended to every description)"},
+	{RuleHiddenUnicode, corpus.Error, "invisible characters in model-read text: tag characters, bidi controls, zero-width runs", "claude.md §1; grok.md B.1 (texts shown verbatim)"},
+	{RuleEncoded, corpus.Warning, "a base64 blob that decodes to text", "claude.md §1; grok.md B.1 (texts shown verbatim)"},
+	{RuleNotFound, corpus.Warning, "no client's search returns the tool for the words of its own name", "claude.md §1; grok.md B.2; codex.md §5.1; opencode.md C.2"},
+	{RuleTie, corpus.Warning, "the tool ties with several siblings for its own name's words in every client", "claude.md §1 (pool order); grok.md B.2 (random tie order)"},
+	{RuleNameUnrelated, corpus.Info, "Claude Code: the name shares no word with the description's first sentence, so the deferred name list says nothing", "claude.md §1, background §2 (deferred names)"},
+	{RuleCutDistinct, corpus.Warning, "the words that set the tool apart from its siblings come after a client's cut", "claude.md §3; opencode.md C.2"},
+	{RuleBuiltinOutranks, corpus.Warning, "a Claude Code built-in outranks the tool for its own name's words", "claude.md §1 (deferred built-ins)"},
+	{RuleCursorNameLength, corpus.Warning, "Cursor: server + tool name over 60 characters", "others.md (Cursor)"},
+	{RuleCursorToolCount, corpus.Info, "Cursor: more than 40 tools in total", "others.md (Cursor)"},
+	{RuleGeminiNameLength, corpus.Warning, "Gemini CLI: a name over 63 characters is shortened", "others.md (Gemini CLI)"},
+	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
+	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
+	{RuleOther, corpus.Warning, "a client finding lint does not classify yet (its code is kept)", "the client's package"},
+}
+
+// Rule returns the rule's documentation.
+func Rule(id string) (RuleInfo, bool) {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return RuleInfo{}, false
+}
+
+// scope says how widely the findings of a rule group: per tool definition,
+// per server, or over the whole catalog.
+type scope int
+
+const (
+	perTool scope = iota
+	perServer
+	perCatalog
+)
+
+// codeRule maps the diagnostic codes of corpus and of the simulators to
+// rules, with the scope of one cause. Codes whose cause may be the server
+// or the tool name (renames, rejections) are decided by nameCause.
+var codeRule = map[string]struct {
+	rule  string
+	scope scope
+}{
+	corpus.CodeNameInvalid:        {RuleToolName, perTool},
+	corpus.CodeInputSchemaMissing: {RuleSchema, perTool},
+	corpus.CodeInputSchemaType:    {RuleSchema, perTool},
+	corpus.CodePropertiesType:     {RuleSchema, perTool},
+	corpus.CodeRequiredType:       {RuleSchema, perTool},
+	corpus.CodeRequiredUnknown:    {RuleSchema, perTool},
+	corpus.CodePropertyKeyInvalid: {RuleSchema, perTool},
+	corpus.CodeToolNotObject:      {RuleSchema, perTool},
+	corpus.CodeNameMissing:        {RuleSchema, perTool},
+	corpus.CodeDuplicateTool:      {RuleDuplicate, perTool},
+	corpus.CodeSharedToolName:     {RuleSharedName, perTool},
+	corpus.CodeDescriptionEmpty:   {RuleDescriptionEmpty, perTool},
+	corpus.CodeDescriptionType:    {RuleDescriptionEmpty, perTool},
+	corpus.CodeDescriptionLong:    {RuleDescriptionCut, perTool},
+
+	"claude-server-dropped":         {RuleSchema, perTool},
+	"claude-tool-skipped":           {RuleSchema, perTool},
+	"claude-hidden":                 {RuleHidden, perTool},
+	"claude-duplicate":              {RuleDuplicate, perTool},
+	"claude-name-collision":         {RuleNameCollision, perTool},
+	"claude-description-cut":        {RuleDescriptionCut, perTool},
+	"claude-description-cut-loaded": {RuleDescriptionCut, perTool},
+	"claude-renamed":                {RuleToolName, perTool},
+	"claude-always-loaded":          {RuleAlwaysLoaded, perServer},
+
+	"grok-name-rejected":   {RuleToolName, perTool},
+	"grok-hidden":          {RuleHidden, perTool},
+	"grok-duplicate":       {RuleDuplicate, perTool},
+	"grok-description-cut": {RuleDescriptionCut, perTool},
+
+	"codex-server-name":            {RuleServerName, perServer},
+	"codex-server-tools-list":      {RuleSchema, perTool},
+	"codex-duplicate":              {RuleDuplicate, perTool},
+	"codex-app-only":               {RuleHidden, perTool},
+	"codex-renamed":                {RuleToolName, perTool},
+	"codex-schema-rejected":        {RuleSchema, perTool},
+	"codex-plugin-description-cut": {RuleDescriptionCut, perTool},
+	"codex-plugin-budget":          {RulePluginBudget, perTool},
+	"codex-identifier-collision":   {RuleNameCollision, perTool},
+
+	"opencode-server-dropped":        {RuleSchema, perTool},
+	"opencode-output-schema-dropped": {RuleOutputSchema, perServer},
+	"opencode-namespace":             {RuleNamespace, perServer},
+	"opencode-schema-unknown":        {RuleSchema, perTool},
+	"opencode-description-cut":       {RuleCatalogLineCut, perServer},
+	"opencode-description-empty":     {RuleDescriptionEmpty, perTool},
+	"opencode-not-in-catalog":        {RuleNotInCatalog, perCatalog},
+	"opencode-key-collision":         {RuleNameCollision, perTool},
+	"opencode-sanitized":             {RuleToolName, perTool},
+
+	RuleCursorNameLength: {RuleCursorNameLength, perTool},
+	RuleGeminiNameLength: {RuleGeminiNameLength, perTool},
+	RuleCursorToolCount:  {RuleCursorToolCount, perCatalog},
+	RuleVSCodeToolCount:  {RuleVSCodeToolCount, perCatalog},
+	RuleGooseToolCount:   {RuleGooseToolCount, perCatalog},
+}
+
+// serverDrop are the codes by which a client drops a whole server because
+// of one tool; the tool (the one whose Field is set) is the cause.
+var serverDrop = map[string]bool{
+	"claude-server-dropped":   true,
+	"codex-server-tools-list": true,
+	"opencode-server-dropped": true,
+}
+
+// effects are the short consequences of client codes in grouped findings.
+// A code missing here is described by the client's own message.
+var effects = map[string]string{
+	"claude-server-dropped":          "drops",
+	"codex-server-tools-list":        "drops",
+	"opencode-server-dropped":        "drops",
+	"codex-server-name":              "does not register",
+	"claude-tool-skipped":            "skips",
+	"codex-schema-rejected":          "skips",
+	"opencode-schema-unknown":        "shows no parameter list (input `unknown`) for",
+	"grok-name-rejected":             "rejects",
+	"claude-renamed":                 "renames",
+	"codex-renamed":                  "renames",
+	"opencode-sanitized":             "renames",
+	"claude-hidden":                  "hides",
+	"grok-hidden":                    "hides",
+	"codex-app-only":                 "hides",
+	"claude-always-loaded":           "loads up front, never returning by keyword search,",
+	"opencode-not-in-catalog":        "leaves out of its catalog (reachable only through search)",
+	"opencode-description-cut":       "cuts the catalog line of",
+	"opencode-description-empty":     "shows no description comment for",
+	"opencode-namespace":             "files under another server's namespace",
+	"opencode-output-schema-dropped": "returns Promise<unknown> for",
+}
+
+// suppressed codes are covered by a lint rule that checks more (every
+// definition, every model-read field).
+var suppressed = map[string]bool{corpus.CodeSuspiciousText: true}
