@@ -1,10 +1,10 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -53,7 +53,6 @@ func keepers(cat *corpus.Catalog, sims []search.Simulator, dd defs) keep {
 				continue
 			}
 			one.Revalidate()
-			words := distinguishing(list)
 			for _, sim := range sims {
 				v, ok := sim.(search.Viewer)
 				if !ok {
@@ -74,10 +73,13 @@ func keepers(cat *corpus.Catalog, sims []search.Simulator, dd defs) keep {
 					continue
 				}
 				view, ok := fv.View(corpus.NewToolID(dupServer, name))
-				if ok {
-					ck.defs, ck.known = whichDefs(strings.ToLower(view.Text), words)
-				} else {
+				switch {
+				case !ok:
 					ck.known = true
+				case reported(fresh, name) != nil:
+					ck.defs, ck.known = reported(fresh, name), true
+				default:
+					ck.defs, ck.known = whichDefs(view.Text, list)
 				}
 				if out[s] == nil {
 					out[s] = map[string][]clientKeep{}
@@ -89,64 +91,95 @@ func keepers(cat *corpus.Catalog, sims []search.Simulator, dd defs) keep {
 	return out
 }
 
-// distinguishing returns, per definition, the words of its description,
-// title and parameter names that no other definition has.
-func distinguishing(list []*corpus.Tool) [][]string {
-	sets := make([]map[string]bool, len(list))
-	for i, t := range list {
-		sets[i] = map[string]bool{}
-		text := t.Description + " " + t.Title
-		if props, ok := t.InputSchema.Get("properties"); ok {
-			text += " " + strings.Join(props.Keys(), " ")
-		}
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len(w) >= 3 {
-				sets[i][w] = true
-			}
-		}
+// reported reads the client's own report on a repeated name: a duplicate
+// code means it kept the first definition, OpenCode's key collision (a
+// later tool replaces the earlier) the last.
+func reported(sim search.Simulator, name string) []int {
+	rep, ok := sim.(search.Reporter)
+	if !ok {
+		return nil
 	}
-	out := make([][]string, len(list))
-	for i := range list {
-		for w := range sets[i] {
-			unique := true
-			for j := range list {
-				if j != i && sets[j][w] {
-					unique = false
-				}
-			}
-			if unique {
-				out[i] = append(out[i], w)
-			}
-		}
-		sort.Strings(out[i])
-	}
-	return out
-}
-
-// whichDefs finds the definitions a shown text comes from: those with a
-// distinguishing word in it; when none has, the one definition without
-// distinguishing words (its text is contained in the others').
-func whichDefs(shown string, words [][]string) ([]int, bool) {
-	var hit, bare []int
-	for i, ws := range words {
-		if len(ws) == 0 {
-			bare = append(bare, i+1)
+	n := 0
+	last := false
+	for _, d := range rep.Problems() {
+		if d.Tool != name {
 			continue
 		}
-		for _, w := range ws {
-			if strings.Contains(shown, w) {
-				hit = append(hit, i+1)
-				break
-			}
+		switch {
+		case dupCodes[d.Code]:
+			n++
+		case d.Code == "opencode-key-collision":
+			n++
+			last = true
 		}
 	}
-	if len(hit) > 0 {
-		return hit, true
+	if n == 0 {
+		return nil
 	}
-	if len(bare) == 1 {
-		return bare, true
+	if last {
+		return []int{n + 1}
 	}
-	return nil, false
+	return []int{1}
+}
+
+// whichDefs finds the definitions a shown text comes from: those whose
+// description (its first 200 characters, raw or JSON-escaped) is in the
+// text, the longest when one contains another (a definition that only
+// appends to the other's text). ok is false when no description, or every
+// description, is found and they are all equal.
+func whichDefs(shown string, list []*corpus.Tool) (kept []int, ok bool) {
+	var present []int
+	for i, t := range list {
+		snip := clipRunes(t.Description, 200)
+		if snip == "" {
+			continue
+		}
+		esc, _ := json.Marshal(snip)
+		if strings.Contains(shown, snip) || strings.Contains(shown, string(esc[1:len(esc)-1])) || strings.Contains(shown, escapeNoHTML(snip)) {
+			present = append(present, i)
+		}
+	}
+	for _, i := range present {
+		inOther := false
+		for _, j := range present {
+			if i != j && len(list[j].Description) > len(list[i].Description) && strings.Contains(list[j].Description, clipRunes(list[i].Description, 200)) {
+				inOther = true
+			}
+		}
+		if !inOther {
+			kept = append(kept, i+1)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, false
+	}
+	if len(kept) > 1 {
+		for _, k := range kept[1:] {
+			if list[k-1].Description != list[kept[0]-1].Description {
+				return kept, true
+			}
+		}
+		return nil, false
+	}
+	return kept, true
+}
+
+func escapeNoHTML(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	out := strings.TrimSuffix(b.String(), "\n")
+	out = strings.TrimSpace(out)
+	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
 }
 
 // describeDuplicate replaces a duplicate finding's consequences by what
@@ -191,7 +224,7 @@ func keptPhrase(ck clientKeep, n int) string {
 		s = fmt.Sprintf("keeps definition %d", ck.defs[0])
 	}
 	if !ck.shown {
-		s += " once the tool is loaded (today it drops it)"
+		s += " once it shows the tool (today it drops it, see the other findings)"
 	}
 	return s
 }

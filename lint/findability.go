@@ -182,7 +182,7 @@ func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []sear
 			}
 			if len(above) > 0 {
 				out = append(out, &Finding{Rule: RuleBuiltinOutranks, Severity: corpus.Warning,
-					Cause: fmt.Sprintf("%s: Claude Code's built-in %s %s it for its own name's words %q (rank %d)", id, strings.Join(above, ", "), plural(len(above), "outranks", "outrank"), q, hit.Rank),
+					Cause:        fmt.Sprintf("%s: Claude Code's built-in %s %s it for its own name's words %q (rank %d)", id, strings.Join(above, ", "), plural(len(above), "outranks", "outrank"), q, hit.Rank),
 					Consequences: []Consequence{{Clients: []string{s.sim.Client().String()}, Effect: fmt.Sprintf("returns %s first", strings.Join(above, ", ")), Tools: []corpus.ToolID{id}}}})
 			}
 		}
@@ -306,7 +306,10 @@ func cutDistinct(cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *loc
 			var cons []Consequence
 			for _, sim := range sims {
 				v, ok := sim.(search.Viewer)
-				if !ok {
+				if !ok || sim.Client().Name == "opencode-codemode" {
+					// OpenCode code mode's catalog line is a by-design cut of
+					// the first line (catalog-line-cut); its search() shows
+					// the whole description.
 					continue
 				}
 				view, ok := v.View(t.ID())

@@ -116,6 +116,9 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			cr.rule, cr.scope = RuleOther, perTool
 		}
 		srv := serverOf(cat, d)
+		if srv == nil && cr.scope == perCatalog && len(cat.Servers) > 0 {
+			srv = cat.Servers[0] // a catalog-wide cause: point at the first server
+		}
 		r := raw{d: d, rule: cr.rule, scope: cr.scope}
 		n := 1
 		if dupCodes[d.Code] {
@@ -246,6 +249,15 @@ func assemble(rs []raw, dd defs, loc *locator) *Finding {
 				causes = append(causes, c)
 			}
 		}
+	}
+	if unsimulated[first.rule] {
+		// The rules of clients not simulated say cause and client at once.
+		f.Cause = first.d.Message
+		if first.cause.tool != nil {
+			f.Cause = first.cause.tool.ID().String() + ": " + f.Cause
+		}
+		f.Location = loc.locate(cause)
+		return f
 	}
 	f.Consequences = consequences(rs, dd)
 	f.Cause = causeText(first, causes, dd)

@@ -24,7 +24,9 @@ type TextHit struct {
 	Offset int `json:"offset"`
 }
 
-func (h TextHit) String() string { return fmt.Sprintf("%s %q at offset %d", h.Kind, h.Phrase, h.Offset) }
+func (h TextHit) String() string {
+	return fmt.Sprintf("%s %q at offset %d", h.Kind, h.Phrase, h.Offset)
+}
 
 // Instruction phrases. Each pattern needs the words that make a sentence
 // an order to the model against its user (ignore your instructions, hide

@@ -196,6 +196,10 @@ var effects = map[string]string{
 	"opencode-output-schema-dropped": "returns Promise<unknown> for",
 }
 
+// unsimulated are the rules of clients toolfind does not simulate
+// (others.go): their diagnostics state cause and client together.
+var unsimulated = map[string]bool{RuleCursorNameLength: true, RuleCursorToolCount: true, RuleGeminiNameLength: true, RuleVSCodeToolCount: true, RuleGooseToolCount: true}
+
 // suppressed codes are covered by a lint rule that checks more (every
 // definition, every model-read field).
 var suppressed = map[string]bool{corpus.CodeSuspiciousText: true}

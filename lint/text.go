@@ -121,7 +121,7 @@ func textFindings(cat *corpus.Catalog, dd defs, k keep, loc *locator) []*Finding
 			if def > 0 {
 				subject = fmt.Sprintf("%s (definition %d of %d", subject, def, len(dd[s][t.Name]))
 				if by := keptBy(k, s, t.Name, def); len(by) > 0 {
-					subject += ", the one " + strings.Join(by, ", ") + " show"
+					subject += "; kept by " + strings.Join(by, ", ")
 				}
 				subject += ")"
 			}

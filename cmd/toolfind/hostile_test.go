@@ -43,19 +43,23 @@ func TestHostileCatalogEveryClient(t *testing.T) {
 			t.Errorf("%s: good/get_weather not found for \"weather\": %+v", client, r.Results[0].Hits)
 		}
 	}
-	out, errOut, code := run(t, "lint", "--catalog", p, "--format", "json")
+	out, errOut, code := run(t, "lint", "--catalog", p, "--format", "json", "--min-severity", "info")
 	if code != 0 {
 		t.Fatalf("lint exit %d: %s", code, errOut)
 	}
 	var lint struct {
-		Diagnostics []struct{ Client, Code string } `json:"diagnostics"`
+		Findings []struct {
+			Occurrences []struct{ Client, Code string } `json:"occurrences"`
+		} `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(out), &lint); err != nil {
 		t.Fatal(err)
 	}
 	byClient := map[string]int{}
-	for _, d := range lint.Diagnostics {
-		byClient[strings.SplitN(d.Client, "@", 2)[0]]++
+	for _, f := range lint.Findings {
+		for _, d := range f.Occurrences {
+			byClient[strings.SplitN(d.Client, "@", 2)[0]]++
+		}
 	}
 	for _, c := range []string{"", "claude", "grok", "codex", "codex-search", "opencode", "opencode-codemode"} {
 		if byClient[c] == 0 {

@@ -1,46 +1,107 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"sort"
+	"io/fs"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/lint"
-	"github.com/toolfind/toolfind/search"
 )
 
 func init() { commands = append(commands, newLintCmd) }
 
+// defaultLintConfig is read from the working directory when --config is
+// not given.
+const defaultLintConfig = ".toolfind.yaml"
+
 // lintOptions are the flags of `toolfind lint`.
 type lintOptions struct {
-	io     *IOStreams
-	global *globalOptions
-	format string
-	failOn string
+	io          *IOStreams
+	global      *globalOptions
+	format      string
+	failOn      string
+	minSeverity string
+	enable      []string
+	disable     []string
+	config      string
+	verbose     bool
 }
 
 func newLintCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 	opts := &lintOptions{io: ios, global: g}
 	cmd := &cobra.Command{
 		Use:   "lint",
-		Short: "Report what each client drops, hides, cuts or renames in the catalog",
-		Long: `Lint reports the catalog's own problems (schemas, names, duplicates, injection-like
-text), what each simulated client does to the tools (drops a server, hides, renames, cuts),
-and the limits of clients not simulated yet (Cursor, Gemini CLI, VS Code Copilot, Goose).`,
+		Short: "Report what to fix in the catalog: one finding per cause, with each client's consequence",
+		Long: `Lint reports each root cause once, at the file, line and column of the JSON member
+that causes it, with what each simulated client does because of it (drops a server, rejects,
+hides, renames, cuts): broken schemas and names, every definition of a repeated name (and which
+one each client keeps), text aimed at the model (instruction phrases, hidden Unicode, base64)
+in descriptions, titles, parameter descriptions, server instructions and _meta, findability
+computed with each client's search, and the limits of clients not simulated (Cursor, Gemini
+CLI, VS Code Copilot, Goose). Live servers (--server, --url) are located by server and tool.
+
+Rules, their default severities and spec sources: docs/lint-rules.md. A .toolfind.yaml in the
+working directory (or --config FILE) sets per-rule severities:
+
+  lint:
+    min-severity: warning
+    fail-on: error
+    rules:
+      server-name: error
+      claude-name-unrelated: off`,
 		Example: `  toolfind lint --catalog my-server.json
+  toolfind lint --catalog my-server.json --verbose
   toolfind lint --catalog my-server.json --format sarif > lint.sarif
-  toolfind lint --catalog my-server.json --fail-on error`,
+  toolfind lint --catalog my-server.json --fail-on warning --disable own-name-tie`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, opts) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
-	f.StringVar(&opts.failOn, "fail-on", "none", "exit 1 when a problem of this severity or worse is found: none, error, warning")
+	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when a finding of this severity or worse is found: none, info, warning, error (default none, or the config file's)")
+	f.StringVar(&opts.minSeverity, "min-severity", "", "show findings of this severity or worse: info, warning, error (default warning, or the config file's)")
+	f.StringSliceVar(&opts.enable, "enable", nil, "rules to turn on, comma-separated (all: every rule)")
+	f.StringSliceVar(&opts.disable, "disable", nil, "rules to turn off, comma-separated (all: every rule)")
+	f.StringVar(&opts.config, "config", "", "lint configuration `FILE` (default ./"+defaultLintConfig+" when present)")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "after each finding, one line per tool and client report at its own location")
 	return cmd
+}
+
+// lintConfig reads the configuration file and applies the flags on top.
+func (opts *lintOptions) lintConfig() (lint.Config, error) {
+	var cfg lint.Config
+	path, required := opts.config, true
+	if path == "" {
+		path, required = defaultLintConfig, false
+	}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if cfg, err = lint.ParseConfig(path, data); err != nil {
+			return cfg, badInput(err)
+		}
+	case required || !errors.Is(err, fs.ErrNotExist):
+		return cfg, badInput(fmt.Errorf("--config: %w", err))
+	}
+	if err := cfg.Set(opts.disable, false); err != nil {
+		return cfg, usageError("--disable: %v", err)
+	}
+	if err := cfg.Set(opts.enable, true); err != nil {
+		return cfg, usageError("--enable: %v", err)
+	}
+	if opts.minSeverity != "" {
+		cfg.MinSeverity = opts.minSeverity
+	}
+	if opts.failOn != "" {
+		cfg.FailOn = opts.failOn
+	}
+	return cfg, nil
 }
 
 func runLint(cmd *cobra.Command, opts *lintOptions) error {
@@ -49,9 +110,19 @@ func runLint(cmd *cobra.Command, opts *lintOptions) error {
 	default:
 		return usageError("--format %q: want text, json or sarif", opts.format)
 	}
-	threshold, ok := map[string]corpus.Severity{"error": corpus.Error, "warning": corpus.Warning, "none": corpus.Error + 1}[opts.failOn]
-	if !ok {
-		return usageError("--fail-on %q: want none, error or warning", opts.failOn)
+	cfg, err := opts.lintConfig()
+	if err != nil {
+		return err
+	}
+	min, err := lint.ParseSeverity(cfg.MinSeverity, "warning")
+	if err != nil {
+		return usageError("--min-severity: %v", err)
+	}
+	failOn := corpus.Error + 1
+	if f := strings.ToLower(cfg.FailOn); f != "" && f != "none" {
+		if failOn, err = lint.ParseSeverity(f, ""); err != nil {
+			return usageError("--fail-on: %v (or none)", err)
+		}
 	}
 	cat, err := opts.global.loadCatalog(cmd.Context())
 	if err != nil {
@@ -61,114 +132,23 @@ func runLint(cmd *cobra.Command, opts *lintOptions) error {
 	if err != nil {
 		return err
 	}
-	diags := Lint(cat, sims)
+	rep, err := lint.Run(cmd.Context(), cat, sims, lint.Options{Config: cfg})
+	if err != nil {
+		return err
+	}
 	switch opts.format {
 	case "json":
-		err = writeJSON(opts.io.Out, map[string]any{"diagnostics": nonNilDiags(diags)})
+		err = rep.WriteJSON(opts.io.Out, min)
 	case "sarif":
-		err = writeJSON(opts.io.Out, sarifReport(diags))
+		err = rep.WriteSARIF(opts.io.Out, min, toolfind.Version)
 	default:
-		writeLintText(opts.io.Out, diags)
+		err = rep.WriteText(opts.io.Out, min, opts.verbose)
 	}
 	if err != nil {
 		return err
 	}
-	worst := 0
-	for _, d := range diags {
-		if d.Severity >= threshold {
-			worst++
-		}
-	}
-	if worst > 0 {
-		return checkFailed(fmt.Errorf("lint: %d %s at or above %s", worst, plural(worst, "problem", "problems"), opts.failOn))
+	if n := rep.Count(failOn); n > 0 && failOn <= corpus.Error {
+		return checkFailed(fmt.Errorf("lint: %d %s at or above %s", n, plural(n, "finding", "findings"), failOn))
 	}
 	return nil
-}
-
-// Lint gathers the catalog's diagnostics, each simulator's problems
-// (labelled with its client) and the unsimulated clients' rules.
-func Lint(cat *corpus.Catalog, sims []search.Simulator) []corpus.Diagnostic {
-	diags := append([]corpus.Diagnostic(nil), cat.Diagnostics...)
-	for _, sim := range sims {
-		rep, ok := sim.(search.Reporter)
-		if !ok {
-			continue
-		}
-		for _, d := range rep.Problems() {
-			if d.Client == "" {
-				d.Client = sim.Client().String()
-			}
-			diags = append(diags, d)
-		}
-	}
-	diags = append(diags, lint.Check(cat)...)
-	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Severity > diags[j].Severity })
-	return diags
-}
-
-func nonNilDiags(d []corpus.Diagnostic) []corpus.Diagnostic {
-	if d == nil {
-		return []corpus.Diagnostic{}
-	}
-	return d
-}
-
-func writeLintText(w io.Writer, diags []corpus.Diagnostic) {
-	counts := map[corpus.Severity]int{}
-	for _, d := range diags {
-		fmt.Fprintln(w, d)
-		counts[d.Severity]++
-	}
-	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", counts[corpus.Error], counts[corpus.Warning], counts[corpus.Info])
-}
-
-// sarifReport renders diagnostics as SARIF 2.1.0, one rule per code.
-func sarifReport(diags []corpus.Diagnostic) map[string]any {
-	level := map[corpus.Severity]string{corpus.Error: "error", corpus.Warning: "warning", corpus.Info: "note"}
-	var rules []map[string]any
-	seen := map[string]bool{}
-	results := []map[string]any{}
-	for _, d := range diags {
-		if !seen[d.Code] {
-			seen[d.Code] = true
-			rules = append(rules, map[string]any{"id": d.Code, "shortDescription": map[string]string{"text": d.Code}})
-		}
-		r := map[string]any{
-			"ruleId":  d.Code,
-			"level":   level[d.Severity],
-			"message": map[string]string{"text": d.Message},
-		}
-		var loc map[string]any
-		if d.File != "" {
-			loc = map[string]any{"physicalLocation": map[string]any{"artifactLocation": map[string]string{"uri": d.File}}}
-		}
-		if d.Server != "" || d.Tool != "" {
-			if loc == nil {
-				loc = map[string]any{}
-			}
-			name := d.Server + "/" + d.Tool
-			if d.Field != "" {
-				name += "#" + d.Field
-			}
-			loc["logicalLocations"] = []map[string]string{{"fullyQualifiedName": name, "kind": "member"}}
-		}
-		if loc != nil {
-			r["locations"] = []map[string]any{loc}
-		}
-		if d.Client != "" {
-			r["properties"] = map[string]string{"client": d.Client}
-		}
-		results = append(results, r)
-	}
-	if rules == nil {
-		rules = []map[string]any{}
-	}
-	return map[string]any{
-		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-		"version": "2.1.0",
-		"runs": []map[string]any{{
-			"tool":    map[string]any{"driver": map[string]any{"name": "toolfind", "version": toolfind.Version, "rules": rules}},
-			"results": results,
-		}},
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +38,8 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown client", []string{"rank", "--query", "x", "--client", "cursor"}, `--client: unknown client "cursor"; known:`},
 		{"missing catalog", []string{"rank", "--query", "x", "--catalog", "nope.json"}, "nope.json"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
-		{"lint bad fail-on", []string{"lint", "--fail-on", "info"}, `--fail-on "info"`},
+		{"lint bad fail-on", []string{"lint", "--fail-on", "bogus"}, `--fail-on: severity "bogus"`},
+		{"lint unknown rule", []string{"lint", "--disable", "nope"}, `--disable: unknown rule "nope"`},
 		{"show unknown tool", []string{"show", "--tool", "nope"}, `--tool: "nope" matches no tool`},
 	}
 	for _, tt := range tests {
@@ -67,73 +67,5 @@ func TestVersion(t *testing.T) {
 	out, _, code := run(t, "version")
 	if code != 0 || !strings.HasPrefix(out, "toolfind 0.1.0\n") {
 		t.Errorf("exit %d, out %q", code, out)
-	}
-}
-
-const hostile = `{"server":"evil","tools":[
-  {"name":"nullprops","description":"Null properties.","inputSchema":{"type":"object","properties":null}},
-  {"name":"dup","description":"First.","inputSchema":{"type":"object"}},
-  {"name":"dup","description":"Second.","inputSchema":{"type":"object"}}]}`
-
-func TestLintHostileCatalog(t *testing.T) {
-	p := writeFile(t, "evil.json", hostile)
-	out, errOut, code := run(t, "lint", "--catalog", p, "--format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var got struct {
-		Diagnostics []struct {
-			Severity, Code, Client, Server, Tool, Field string
-		} `json:"diagnostics"`
-	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
-	var catalogCodes []string
-	for _, d := range got.Diagnostics {
-		if d.Client == "" {
-			catalogCodes = append(catalogCodes, d.Severity+" "+d.Code+" "+d.Server+"/"+d.Tool)
-		}
-	}
-	want := "error properties-type evil/nullprops,warning duplicate-tool evil/dup"
-	if strings.Join(catalogCodes, ",") != want {
-		t.Errorf("catalog diagnostics %v, want %s", catalogCodes, want)
-	}
-	_, errOut, code = run(t, "lint", "--catalog", p, "--fail-on", "error")
-	if code != exitCheckFailed || !strings.Contains(errOut, "at or above error") {
-		t.Errorf("--fail-on error: exit %d, stderr %q", code, errOut)
-	}
-}
-
-func TestLintSARIF(t *testing.T) {
-	p := writeFile(t, "evil.json", hostile)
-	out, _, code := run(t, "lint", "--catalog", p, "--format", "sarif", "--client", "all")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	var sarif struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			Results []struct {
-				RuleID    string `json:"ruleId"`
-				Level     string `json:"level"`
-				Locations []struct {
-					Physical struct {
-						Artifact struct{ URI string } `json:"artifactLocation"`
-					} `json:"physicalLocation"`
-					Logical []struct {
-						Name string `json:"fullyQualifiedName"`
-					} `json:"logicalLocations"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal([]byte(out), &sarif); err != nil {
-		t.Fatal(err)
-	}
-	r := sarif.Runs[0].Results[0]
-	if sarif.Version != "2.1.0" || r.RuleID != "properties-type" || r.Level != "error" ||
-		r.Locations[0].Physical.Artifact.URI != p || r.Locations[0].Logical[0].Name != "evil/nullprops#inputSchema.properties" {
-		t.Errorf("first SARIF result: %+v", r)
 	}
 }

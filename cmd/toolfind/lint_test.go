@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const hostile = `{"server":"evil","tools":[
+  {"name":"nullprops","description":"Null properties.","inputSchema":{"type":"object","properties":null}},
+  {"name":"dup","description":"First.","inputSchema":{"type":"object"}},
+  {"name":"dup","description":"Second.","inputSchema":{"type":"object"}}]}`
+
+func TestLintHostileCatalog(t *testing.T) {
+	p := writeFile(t, "evil.json", hostile)
+	out, errOut, code := run(t, "lint", "--catalog", p, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Findings []struct {
+			Rule, Severity string
+			Location       struct {
+				Line, Column int
+				Server, Tool string
+			}
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range got.Findings {
+		rules = append(rules, f.Severity+" "+f.Rule+" "+f.Location.Server+"/"+f.Location.Tool)
+	}
+	want := "error schema evil/nullprops,warning duplicate-tool evil/dup"
+	if strings.Join(rules, ",") != want {
+		t.Errorf("findings %v, want %s", rules, want)
+	}
+	// nullprops's "properties" member is on line 2, after
+	// `  {"name":"nullprops","description":"Null properties.","inputSchema":{"type":"object",` (86 columns).
+	if l := got.Findings[0].Location; l.Line != 2 || l.Column != 87 {
+		t.Errorf("schema finding at %d:%d, want 2:87", l.Line, l.Column)
+	}
+	_, errOut, code = run(t, "lint", "--catalog", p, "--fail-on", "error")
+	if code != exitCheckFailed || !strings.Contains(errOut, "at or above error") {
+		t.Errorf("--fail-on error: exit %d, stderr %q", code, errOut)
+	}
+	_, _, code = run(t, "lint", "--catalog", p, "--fail-on", "error", "--disable", "schema")
+	if code != 0 {
+		t.Errorf("--disable schema: exit %d, want 0", code)
+	}
+}
+
+func TestLintSARIF(t *testing.T) {
+	p := writeFile(t, "evil.json", hostile)
+	out, _, code := run(t, "lint", "--catalog", p, "--format", "sarif", "--client", "all")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var sarif struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					Physical struct {
+						Artifact struct{ URI string } `json:"artifactLocation"`
+						Region   struct{ StartLine, StartColumn int }
+					} `json:"physicalLocation"`
+					Logical []struct {
+						Name string `json:"fullyQualifiedName"`
+					} `json:"logicalLocations"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil {
+		t.Fatal(err)
+	}
+	r := sarif.Runs[0].Results[0]
+	loc := r.Locations[0]
+	if sarif.Version != "2.1.0" || r.RuleID != "schema" || r.Level != "error" ||
+		loc.Physical.Artifact.URI != p || loc.Physical.Region.StartLine != 2 || loc.Physical.Region.StartColumn != 87 ||
+		loc.Logical[0].Name != "evil/nullprops#inputSchema.properties" {
+		t.Errorf("first SARIF result: %+v", r)
+	}
+}
+
+// TestLintConfigFile: .toolfind.yaml in the working directory sets a
+// rule's severity; a bad entry names the file and line.
+func TestLintConfigFile(t *testing.T) {
+	p := writeFile(t, "evil.json", hostile)
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { _ = os.Chdir(wd) })
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, ".toolfind.yaml")
+	if err := os.WriteFile(cfg, []byte("lint:\n  rules:\n    schema: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := run(t, "lint", "--catalog", p)
+	if code != 0 || strings.Contains(out, "[schema]") || !strings.Contains(out, "1 note not shown") {
+		t.Errorf("schema: info should hide the schema finding: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(cfg, []byte("lint:\n  rules:\n    schema: loud\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := run(t, "lint", "--catalog", p)
+	if code != exitBadInput || !strings.Contains(errOut, ".toolfind.yaml: line 3: schema: \"loud\"") {
+		t.Errorf("bad config: exit %d, stderr %q", code, errOut)
+	}
+}

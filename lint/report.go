@@ -1,0 +1,226 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/safetext"
+)
+
+// message writes a finding as one line: the cause, each consequence
+// ("clients: effect"), the fix.
+func message(f *Finding) string {
+	parts := []string{f.Cause}
+	for _, c := range f.Consequences {
+		parts = append(parts, strings.Join(c.Clients, ", ")+": "+c.Effect)
+	}
+	if f.Fix != "" {
+		parts = append(parts, "fix: "+f.Fix)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Shown returns the findings at or above min.
+func (r *Report) Shown(min corpus.Severity) []*Finding {
+	var out []*Finding
+	for _, f := range r.Findings {
+		if f.Severity >= min {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Count returns the number of findings at or above sev.
+func (r *Report) Count(sev corpus.Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity >= sev {
+			n++
+		}
+	}
+	return n
+}
+
+func severityWord(s corpus.Severity) string {
+	if s == corpus.Info {
+		return "note"
+	}
+	return s.String()
+}
+
+// WriteText writes compiler-style lines, "file:line:col: severity: message
+// [rule]", one per finding at or above min; with verbose, each finding is
+// followed by one "note" line per occurrence at its own location. Findings
+// below min are summed up in one line. Text from the catalog is escaped
+// for the terminal (internal/safetext).
+func (r *Report) WriteText(w io.Writer, min corpus.Severity, verbose bool) error {
+	counts := map[corpus.Severity]int{}
+	for _, f := range r.Findings {
+		counts[f.Severity]++
+		if f.Severity < min {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]\n", safetext.Escape(f.Location.String()), severityWord(f.Severity), safetext.Escape(f.Message), f.Rule); err != nil {
+			return err
+		}
+		if !verbose {
+			continue
+		}
+		for _, o := range f.Occurrences {
+			who := o.Client
+			if who == "" {
+				who = "catalog"
+			}
+			subject := o.Location.Server
+			if o.Location.Tool != "" {
+				subject += "/" + o.Location.Tool
+			}
+			if _, err := fmt.Fprintf(w, "%s: note: %s: %s: %s [%s]\n", safetext.Escape(o.Location.String()), who, safetext.Escape(subject), safetext.Escape(o.Message), o.Code); err != nil {
+				return err
+			}
+		}
+	}
+	var hidden []string
+	for _, s := range []corpus.Severity{corpus.Warning, corpus.Info} {
+		if s < min && counts[s] > 0 {
+			hidden = append(hidden, fmt.Sprintf("%d %s", counts[s], pluralWord(severityWord(s), counts[s])))
+		}
+	}
+	line := fmt.Sprintf("%d %s, %d %s, %d %s", counts[corpus.Error], pluralWord("error", counts[corpus.Error]),
+		counts[corpus.Warning], pluralWord("warning", counts[corpus.Warning]), counts[corpus.Info], pluralWord("note", counts[corpus.Info]))
+	if len(hidden) > 0 {
+		line += fmt.Sprintf(" (%s not shown; --min-severity %s shows them)", strings.Join(hidden, ", "), severityWord(lowest(counts, min)))
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
+}
+
+func lowest(counts map[corpus.Severity]int, min corpus.Severity) corpus.Severity {
+	for s := corpus.Info; s < min; s++ {
+		if counts[s] > 0 {
+			return s
+		}
+	}
+	return min
+}
+
+func pluralWord(w string, n int) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+// JSON is the report as `lint --format json` prints it: the findings at or
+// above min, each with its occurrences, and the counts of all findings.
+func (r *Report) JSON(min corpus.Severity) any {
+	fs := r.Shown(min)
+	if fs == nil {
+		fs = []*Finding{}
+	}
+	counts := map[string]int{"error": 0, "warning": 0, "info": 0}
+	for _, f := range r.Findings {
+		counts[f.Severity.String()]++
+	}
+	return map[string]any{"findings": fs, "counts": counts}
+}
+
+// WriteJSON writes JSON(min), indented.
+func (r *Report) WriteJSON(w io.Writer, min corpus.Severity) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.JSON(min))
+}
+
+// SARIF renders the findings at or above min as SARIF 2.1.0: one rule per
+// rule id (with its spec source), one result per occurrence, each with the
+// region of its JSON member so code scanning annotates the line; a live
+// server's occurrence gets a logical location "server/tool".
+func (r *Report) SARIF(min corpus.Severity, toolVersion string) map[string]any {
+	level := map[corpus.Severity]string{corpus.Error: "error", corpus.Warning: "warning", corpus.Info: "note"}
+	var ruleIDs []string
+	used := map[string]bool{}
+	results := []map[string]any{}
+	for _, f := range r.Shown(min) {
+		if !used[f.Rule] {
+			used[f.Rule] = true
+			ruleIDs = append(ruleIDs, f.Rule)
+		}
+		for _, o := range f.Occurrences {
+			text := f.Message
+			if o.Message != "" && o.Message != f.Cause {
+				who := o.Client
+				if who == "" {
+					who = "catalog"
+				}
+				text += " (" + who + ": " + o.Message + ")"
+			}
+			res := map[string]any{
+				"ruleId":    f.Rule,
+				"level":     level[f.Severity],
+				"message":   map[string]string{"text": text},
+				"locations": []map[string]any{sarifLocation(o.Location)},
+			}
+			props := map[string]any{"code": o.Code}
+			if o.Client != "" {
+				props["client"] = o.Client
+			}
+			res["properties"] = props
+			results = append(results, res)
+		}
+	}
+	sort.Strings(ruleIDs)
+	rules := []map[string]any{}
+	for _, id := range ruleIDs {
+		info, _ := Rule(id)
+		rules = append(rules, map[string]any{
+			"id":                   id,
+			"shortDescription":     map[string]string{"text": info.Summary},
+			"help":                 map[string]string{"text": "Source: " + info.Source},
+			"defaultConfiguration": map[string]string{"level": level[info.Severity]},
+		})
+	}
+	return map[string]any{
+		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+		"version": "2.1.0",
+		"runs": []map[string]any{{
+			"tool":       map[string]any{"driver": map[string]any{"name": "toolfind", "version": toolVersion, "informationUri": "https://github.com/toolfind/toolfind", "rules": rules}},
+			"columnKind": "unicodeCodePoints",
+			"results":    results,
+		}},
+	}
+}
+
+func sarifLocation(l Location) map[string]any {
+	loc := map[string]any{}
+	if l.File != "" {
+		phys := map[string]any{"artifactLocation": map[string]string{"uri": l.File}}
+		if l.Line > 0 {
+			phys["region"] = map[string]int{"startLine": l.Line, "startColumn": l.Column}
+		}
+		loc["physicalLocation"] = phys
+	}
+	if l.Server != "" {
+		name := l.Server
+		if l.Tool != "" {
+			name += "/" + l.Tool
+		}
+		if l.Field != "" {
+			name += "#" + l.Field
+		}
+		loc["logicalLocations"] = []map[string]string{{"fullyQualifiedName": name, "kind": "member"}}
+	}
+	return loc
+}
+
+// WriteSARIF writes SARIF(min), indented.
+func (r *Report) WriteSARIF(w io.Writer, min corpus.Severity, toolVersion string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.SARIF(min, toolVersion))
+}
