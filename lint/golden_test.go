@@ -16,14 +16,18 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// runHostile lints testdata/hostile.json with every client.
+// pinned are the profiles the golden files were made with, so a new
+// default profile does not rewrite them.
+const pinned = "claude@2.1.328,grok@1.0.0,codex@0.171.0,codex-search@0.171.0,opencode@1.18.33,opencode-codemode@1.18.33"
+
+// runHostile lints testdata/hostile.json with the pinned clients.
 func runHostile(t *testing.T, cfg lint.Config) *lint.Report {
 	t.Helper()
 	cat, err := toolfind.LoadCatalog("testdata/hostile.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sims, err := toolfind.Clients(cat, "all", nil)
+	sims, err := toolfind.Clients(cat, pinned, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

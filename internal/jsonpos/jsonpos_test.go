@@ -20,7 +20,7 @@ func TestPositions(t *testing.T) {
 		{"/a", 2, 3, `[1, {"b/c": "x"}]`},
 		{"/a/0", 2, 9, "1"},
 		{"/a/1/b~1c", 2, 13, `"x"`}, // "/" escaped as ~1; after `  "a": [1, {` (12 columns)
-		{"/d~0", 3, 3, `"é\u00e9"`},  // "~" escaped as ~0
+		{"/d~0", 3, 3, `"é\u00e9"`}, // "~" escaped as ~0
 		{"/e", 3, 20, "true"},       // é is one column: 3 + len(`"d~": "é\u00e9", `) in code points = 3 + 17
 	}
 	for _, tt := range tests {
@@ -84,4 +84,3 @@ func FuzzBuild(f *testing.F) {
 		}
 	})
 }
-
