@@ -160,6 +160,69 @@ func limitText(n int) string {
 	return strconv.Itoa(n)
 }
 
+// errorsHeader is the column added after metricHeader when some row has
+// errors (and only then, so reports without errors keep their layout).
+const errorsHeader = "ERRORS"
+
+// hasErrors reports whether some row has failed runs.
+func (r *Report) hasErrors() bool {
+	for _, c := range r.Clients {
+		if c.Errors > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// header is metricHeader, with the errors column when the report has one.
+func (r *Report) header() []string {
+	h := append([]string(nil), metricHeader...)
+	if r.hasErrors() {
+		h = append(h, errorsHeader)
+	}
+	return h
+}
+
+// cells is metricCells, with the errors column when the report has one.
+func (r *Report) cells(c ClientMetrics) []string {
+	cells := metricCells(c)
+	if r.hasErrors() {
+		cells = append(cells, strconv.Itoa(c.Errors))
+	}
+	return cells
+}
+
+// ErrorSummary says how many of a row's runs failed, e.g.
+// "codex@0.171.0 [script]: 12 of 2,487 runs timed out", "… 3 of 40 runs
+// failed", "… 15 of 40 runs failed (12 timed out)"; "" without errors.
+func (c ClientMetrics) ErrorSummary() string {
+	if c.Errors == 0 {
+		return ""
+	}
+	of := fmt.Sprintf("%s: %s of %s %s", c.Client, Thousands(c.Errors), Thousands(c.Runs), plural(c.Runs, "run", "runs"))
+	switch c.TimedOut {
+	case c.Errors:
+		return of + " timed out"
+	case 0:
+		return of + " failed"
+	}
+	return of + " failed (" + Thousands(c.TimedOut) + " timed out)"
+}
+
+// Thousands formats n with commas between groups of three digits: 2,487.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
 func metricCells(c ClientMetrics) []string {
 	return []string{
 		strconv.Itoa(c.Queries),
@@ -221,9 +284,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintln(w, r.title())
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CLIENT\tLIMIT\t"+strings.Join(metricHeader, "\t"))
+	fmt.Fprintln(tw, "CLIENT\tLIMIT\t"+strings.Join(r.header(), "\t"))
 	for _, c := range r.Clients {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Client, limitText(c.Limit), strings.Join(metricCells(c), "\t"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Client, limitText(c.Limit), strings.Join(r.cells(c), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -232,8 +295,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintln(w, bandNote)
 	}
 	for _, c := range r.Clients {
-		if c.Errors > 0 {
-			fmt.Fprintf(w, "warning: %s failed on %d %s (counted as not found)\n", c.Client, c.Errors, plural(c.Errors, "query", "queries"))
+		if e := c.ErrorSummary(); e != "" {
+			fmt.Fprintf(w, "warning: %s\n", e)
 		}
 	}
 	for _, b := range r.By {
@@ -314,7 +377,7 @@ func mdEscape(s string) string {
 // in a collapsed section.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "## toolfind findability\n\n%s\n\n", mdEscape(r.title()))
-	head := append([]string{"client", "limit"}, metricHeader...)
+	head := append([]string{"client", "limit"}, r.header()...)
 	for i := range head {
 		head[i] = strings.ToLower(head[i])
 	}
@@ -326,14 +389,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	aligns[0] = "---"
 	mdRow(w, aligns...)
 	for _, c := range r.Clients {
-		mdRow(w, append([]string{code(c.Client), limitText(c.Limit)}, metricCells(c)...)...)
+		mdRow(w, append([]string{code(c.Client), limitText(c.Limit)}, r.cells(c)...)...)
 	}
 	if r.hasBand() {
 		fmt.Fprintf(w, "\n%s\n", bandNote)
 	}
 	for _, c := range r.Clients {
-		if c.Errors > 0 {
-			fmt.Fprintf(w, "\n> **Warning:** `%s` failed on %d %s (counted as not found).\n", c.Client, c.Errors, plural(c.Errors, "query", "queries"))
+		if e := c.ErrorSummary(); e != "" {
+			fmt.Fprintf(w, "\n> **Warning:** %s.\n", mdEscape(e))
 		}
 	}
 	for _, b := range r.By {

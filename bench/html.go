@@ -117,12 +117,12 @@ type htmlTable struct {
 // WriteHTML writes the self-contained HTML report.
 func (r *Report) WriteHTML(w io.Writer) error {
 	d := htmlData{Title: r.title(), Report: r, Legend: heatClasses}
-	d.Header = append([]string{"client", "limit"}, metricHeader...)
+	d.Header = append([]string{"client", "limit"}, r.header()...)
 	for i := range d.Header {
 		d.Header[i] = strings.ToLower(d.Header[i])
 	}
 	for _, c := range r.Clients {
-		d.Rows = append(d.Rows, append([]string{c.Client, limitText(c.Limit)}, metricCells(c)...))
+		d.Rows = append(d.Rows, append([]string{c.Client, limitText(c.Limit)}, r.cells(c)...))
 		d.Clients = append(d.Clients, c.Client)
 		d.Charts = append(d.Charts, rankChart(c))
 	}

@@ -39,8 +39,15 @@ type ClientMetrics struct {
 	// NotFound counts queries where no tie order shows an expected tool.
 	NotFound        int     `json:"not_found"`
 	MeanShownTokens float64 `json:"mean_shown_tokens"`
-	// Errors counts queries the simulator failed on (counted not found).
-	Errors int `json:"errors"`
+	// Runs counts the row's outcomes (every query the row ran, with or
+	// without an expected tool).
+	Runs int `json:"runs,omitempty"`
+	// Errors counts runs that failed: the simulator returned an error
+	// (counted not found) or the search failed the way a script does —
+	// threw, overflowed its stack, hit its time or memory limit (counted
+	// as what the model saw). TimedOut counts the time limits among them.
+	Errors   int `json:"errors"`
+	TimedOut int `json:"timed_out,omitempty"`
 	// Writer names who wrote the row's calls ("" when the query text was
 	// the search); NoCall counts prompts for which the client's model made
 	// no call (counted not found).
@@ -60,11 +67,15 @@ func metrics(label string, os []*Outcome) ClientMetrics {
 	for _, o := range os {
 		limits[o.Limit]++
 		tokens += o.ShownTokens
+		m.Runs++
 		if o.Error != "" {
 			m.Errors++
 		}
 		if o.NoCall {
 			m.NoCall++
+		}
+		if o.TimedOut {
+			m.TimedOut++
 		}
 		if len(o.Expect) == 0 {
 			continue

@@ -51,9 +51,12 @@ type Outcome struct {
 	// Dist is the distribution of the position of the first expected tool
 	// shown: Dist[i] is the probability that it is at position i+1.
 	Dist []float64 `json:"-"`
-	// Error is the simulator's error for this query, if any (the outcome
-	// then counts as not found).
-	Error string `json:"error,omitempty"`
+	// Error is why the search failed, if it did: the simulator's error
+	// (the outcome then counts as not found) or the result's own Error, a
+	// script that threw or was stopped (the outcome counts what the model
+	// saw). TimedOut marks a run stopped at its time limit.
+	Error    string `json:"error,omitempty"`
+	TimedOut bool   `json:"timed_out,omitempty"`
 	// Writer names who wrote the client's calls, and Calls are the calls
 	// replayed (package writer); NoCall marks a prompt for which the
 	// client's model made no search call (counted as not found).
@@ -97,6 +100,8 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 		ShownTokens: r.ShownTokens,
 		Expect:      expect,
 		Tools:       make([]ToolOutcome, 0, len(expect)),
+		Error:       r.Error,
+		TimedOut:    r.TimedOut,
 	}
 	want := make(map[corpus.ToolID]bool, len(expect))
 	for _, id := range expect {

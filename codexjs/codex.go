@@ -2,6 +2,7 @@ package codexjs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -167,8 +168,18 @@ func NewCodeMode(cat *corpus.Catalog, opts search.Options) (*CodeMode, error) {
 		}
 		m.programs[n] = prog
 	}
-	if src := opts.String("script", ""); src != "" {
+	if src, ok := opts["script"]; ok {
+		// A script that cannot run at all is the user's mistake, reported
+		// before any query (it would fail every search the same way).
+		if strings.TrimSpace(src) == "" {
+			return nil, &search.OptionError{Option: "script", Err: errors.New("the script is empty")}
+		}
 		m.script = newUserScript(src)
+		if u := m.script; u.rejected != "" {
+			return nil, &search.OptionError{Option: "script", Line: 1, Err: fmt.Errorf("Codex rejects it: %s", u.rejected)}
+		} else if u.compileErr != "" {
+			return nil, &search.OptionError{Option: "script", Line: u.errLine, Column: u.errCol, Err: errors.New(u.compileErr)}
+		}
 	}
 	if len(m.strategies) == 0 && m.script == nil {
 		return nil, fmt.Errorf("option strategies: no strategy selected")
@@ -211,7 +222,10 @@ type userScript struct {
 	prog       *goja.Program
 	rejected   string // parse_exec_source's message: the whole output
 	compileErr string // a syntax error: the script fails
-	lines      int    // lines of the code (stack frames beyond are the wrapper's)
+	// errLine and errCol locate compileErr in the exec input (1-based,
+	// the pragma line counted; 0 when unknown).
+	errLine, errCol int
+	lines           int // lines of the code (stack frames beyond are the wrapper's)
 }
 
 func newUserScript(src string) *userScript {
@@ -223,7 +237,10 @@ func newUserScript(src string) *userScript {
 	}
 	u.prag = p
 	u.lines = strings.Count(p.code, "\n") + 1
-	u.prog, u.compileErr = compileScript(p.code)
+	u.prog, u.compileErr, u.errLine, u.errCol = compileScriptAt(p.code)
+	if u.errLine > 0 && p.code != src {
+		u.errLine++ // the pragma line
+	}
 	return u
 }
 
@@ -479,6 +496,7 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 		res.Extra["error"] = out.Error
 		res.Notes = append(res.Notes, out.Error)
 	}
+	res.Error, res.TimedOut = runError(out), out.TimedOut
 	if truncated {
 		res.Notes = append(res.Notes, fmt.Sprintf("output truncated: %d tokens printed, %d-token budget; %d of %d printed tools hidden",
 			approxTokens(printedBytes), out.MaxOutputTokens, len(hidden), len(printed)))
@@ -488,6 +506,30 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 	}
 	res.Notes = append(res.Notes, out.Notices...)
 	return res
+}
+
+// runError is a run's failure for search.Result.Error: the simulator's
+// reason for stopping it (time, memory, output limit), else the script's
+// own error (the "Script error:" item without that heading), else "".
+func runError(out ExecOutput) string {
+	if out.Error != "" {
+		return strings.TrimPrefix(out.Error, "toolfind: ")
+	}
+	if out.Status != "Script failed" {
+		return ""
+	}
+	for _, it := range out.Items {
+		if msg, ok := strings.CutPrefix(it, "Script error:\n"); ok {
+			// One line: the message and the innermost frame.
+			first, rest, _ := strings.Cut(msg, "\n")
+			if frame, ok := strings.CutPrefix(strings.TrimLeft(rest, " "), "at "); ok {
+				frame, _, _ = strings.Cut(frame, "\n")
+				first += " (at " + frame + ")"
+			}
+			return first
+		}
+	}
+	return "the script failed"
 }
 
 // View implements search.Viewer: the tool's ALL_TOOLS entry as a dump

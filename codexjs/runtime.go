@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 )
@@ -76,7 +77,9 @@ type ExecOutput struct {
 	Calls  []Call
 	// Error is the simulator's own reason for stopping the script (time
 	// limit, memory, output cap); "" when the script ended by itself.
-	Error string
+	// TimedOut marks the time limit.
+	Error    string
+	TimedOut bool
 	// MaxOutputTokens is the pragma's budget (or the default).
 	MaxOutputTokens int
 	// Notices lists helper output that is not a text item (notify, image…).
@@ -416,8 +419,18 @@ var staticImport = regexp.MustCompile(`(?m)^\s*import\s*(?:[\w$*{}\s,]+?\s*from\
 // compileScript wraps and compiles a module body; a static import gives
 // Codex's "Unsupported import in exec: <specifier>" (§1.7).
 func compileScript(code string) (*goja.Program, string) {
+	prog, msg, _, _ := compileScriptAt(code)
+	return prog, msg
+}
+
+// compileScriptAt is compileScript that also gives the position of a
+// syntax error in code (1-based line and column; 0, 0 when unknown). An
+// error past the end of the code (an unclosed bracket) points just after
+// its last character.
+func compileScriptAt(code string) (prog *goja.Program, msg string, line, col int) {
 	if m := staticImport.FindStringSubmatch(code); m != nil {
-		return nil, "Unsupported import in exec: " + m[1]
+		line = strings.Count(code[:strings.Index(code, m[0])], "\n") + 1
+		return nil, "Unsupported import in exec: " + m[1], line, 0
 	}
 	// A dynamic import rejects at run time (observed: "unsupported import
 	// in exec"); goja cannot parse import(), so it becomes a call to a
@@ -425,9 +438,37 @@ func compileScript(code string) (*goja.Program, string) {
 	code = dynamicImport.ReplaceAllString(code, "${1}"+importHelper+"(")
 	prog, err := goja.Compile(execFileName, wrapPrefix+code+wrapSuffix, true)
 	if err != nil {
-		return nil, syntaxErrorText(err)
+		line, col = syntaxErrorPos(err, code)
+		return nil, syntaxErrorText(err), line, col
 	}
-	return prog, ""
+	return prog, "", 0, 0
+}
+
+// syntaxErrorPos maps goja's "Line L:C" of the wrapped module back to the
+// code: the wrapper adds one line before it.
+func syntaxErrorPos(err error, code string) (line, col int) {
+	msg := err.Error()
+	var ce *goja.CompilerSyntaxError
+	if errors.As(err, &ce) {
+		msg = ce.Message
+	}
+	msg = strings.TrimPrefix(strings.TrimPrefix(msg, "SyntaxError: "), execFileName+": ")
+	m := gojaSyntaxPos.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, 0
+	}
+	line, _ = strconv.Atoi(m[1])
+	col, _ = strconv.Atoi(m[2])
+	line -= strings.Count(wrapPrefix, "\n")
+	lines := strings.Split(code, "\n")
+	switch {
+	case line < 1:
+		return 1, 1
+	case line > len(lines):
+		last := strings.TrimRight(lines[len(lines)-1], "\r")
+		return len(lines), utf8.RuneCountInString(last) + 1
+	}
+	return line, col
 }
 
 var gojaSyntaxPos = regexp.MustCompile(`^(?:[^:]*: )?Line (\d+):(\d+) (.*)$`)
@@ -479,6 +520,7 @@ func (sb *sandbox) exec(prog *goja.Program, codeLines int, limits Limits, yieldM
 			case sigTimeout:
 				r.out.Status = "Script running with cell ID 1"
 				r.out.Error = fmt.Sprintf("toolfind: the script was stopped at the %s time limit (Codex would yield it as a running cell)", limits.Timeout)
+				r.out.TimedOut = true
 			case sigMemory:
 				fail("RangeError: toolfind: the script was stopped after allocating more than " + humanBytes(limits.MaxHeapGrowth))
 				r.out.Error = "toolfind: memory limit exceeded"

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -52,6 +53,30 @@ const (
 	IntOption
 	FileOption
 )
+
+// OptionError is an option value a simulator cannot use. For a file option
+// Line and Column (1-based; 0 when unknown) point into the file's text, so
+// the CLI can name FILE:LINE:COL. Build fills in Client.
+type OptionError struct {
+	Client       string // client name, "codex"
+	Option       string // option name, "script"
+	Line, Column int
+	Err          error
+}
+
+func (e *OptionError) Error() string {
+	var b strings.Builder
+	b.WriteString("option " + e.Option)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ", line %d", e.Line)
+		if e.Column > 0 {
+			fmt.Fprintf(&b, ", column %d", e.Column)
+		}
+	}
+	return b.String() + ": " + e.Err.Error()
+}
+
+func (e *OptionError) Unwrap() error { return e.Err }
 
 // Options are option values by option name, as text.
 type Options map[string]string
@@ -250,6 +275,10 @@ func Build(p Profile, cat *corpus.Catalog, given Options) (Simulator, error) {
 	}
 	sim, err := p.New(cat, opts)
 	if err != nil {
+		var oe *OptionError
+		if errors.As(err, &oe) && oe.Client == "" {
+			oe.Client = p.ID.Name
+		}
 		return nil, fmt.Errorf("%s: %w", p.ID, err)
 	}
 	return sim, nil

@@ -70,6 +70,14 @@ type Result struct {
 	// Notes are remarks for the user (shortcut taken, tools hidden, output
 	// truncated…), in a fixed order.
 	Notes []string `json:"notes,omitempty"`
+	// Error says that this search failed rather than found nothing: a
+	// script that threw or was stopped at its time or memory limit. Hits
+	// and Shown are still what the model would get (Codex shows its model
+	// the script error), but the result says nothing about the catalog;
+	// bench counts it as an error and `check` fails on it. TimedOut marks
+	// a run stopped at its time limit.
+	Error    string `json:"error,omitempty"`
+	TimedOut bool   `json:"timed_out,omitempty"`
 	// Extra holds client-specific facts about the result (script calls,
 	// catalog section…). Values must marshal to JSON.
 	Extra map[string]any `json:"extra,omitempty"`

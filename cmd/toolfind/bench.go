@@ -230,8 +230,8 @@ func (o *benchOptions) write(rep *bench.Report) error {
 	}
 	if o.format != string(bench.Table) || o.out != "" {
 		for _, c := range rep.Clients {
-			if c.Errors > 0 {
-				fmt.Fprintf(o.io.ErrOut, "warning: %s failed on %d %s (counted as not found)\n", c.Client, c.Errors, plural(c.Errors, "query", "queries"))
+			if e := c.ErrorSummary(); e != "" {
+				fmt.Fprintf(o.io.ErrOut, "warning: %s\n", e)
 			}
 		}
 	}

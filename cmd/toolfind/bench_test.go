@@ -83,7 +83,7 @@ func TestBenchFormats(t *testing.T) {
 			}
 		}
 		// The failing query is reported on stderr too.
-		if !strings.Contains(errOut, "warning: fake@1 failed on 1 query") {
+		if !strings.Contains(errOut, "warning: fake@1: 1 of 10 runs failed\n") {
 			t.Errorf("stderr %q", errOut)
 		}
 	})

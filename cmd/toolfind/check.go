@@ -20,6 +20,7 @@ type checkOptions struct {
 	minMRR       []string
 	baseline     string
 	saveBaseline string
+	allowErrors  bool
 }
 
 func newCheckCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -36,7 +37,8 @@ with NAME=X (claude=0.9, codex@0.171.0=0.7, "codex [regex]"=0.5 for a strategy v
 repeat the flag or separate entries with commas. Strategy variant rows are checked only
 against thresholds that name them, and never against the baseline. A query got worse when
 its expected tool is shown less often (over tie orders) or further down (lower expected
-reciprocal rank).`,
+reciprocal rank). A search that fails (a --codex-script that throws or times out)
+also fails the check, unless --allow-errors is given.`,
 		Example: `  toolfind check --catalog github.json --queries q.jsonl --min-found-at-limit 0.8
   toolfind check --catalog github.json --queries q.jsonl --min-mrr 0.5 --min-mrr claude=0.7
   toolfind check --catalog github.json --queries q.jsonl --baseline main.json --format junit --out junit.xml`,
@@ -49,6 +51,7 @@ reciprocal rank).`,
 	f.StringArrayVar(&opts.minMRR, "min-mrr", nil, "minimum MRR: `X` or CLIENT=X (repeatable)")
 	f.StringVar(&opts.baseline, "baseline", "", "saved JSON report `FILE`; fail on any query that got worse")
 	f.StringVar(&opts.saveBaseline, "save-baseline", "", "also write the JSON report to `FILE` (a baseline for later runs)")
+	f.BoolVar(&opts.allowErrors, "allow-errors", false, "do not fail when searches fail (a script that throws or times out); they still count as what the model saw")
 	return cmd
 }
 
@@ -104,6 +107,18 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 		fmt.Fprintf(errOut, "WORSE %s\n", f)
 	}
 	var parts []string
+	if !opts.allowErrors {
+		errs := 0
+		for _, c := range rep.Clients {
+			if e := c.ErrorSummary(); e != "" {
+				errs += c.Errors
+				fmt.Fprintf(errOut, "ERROR %s\n", e)
+			}
+		}
+		if errs > 0 {
+			parts = append(parts, fmt.Sprintf("%s failed %s (--allow-errors to accept)", bench.Thousands(errs), plural(errs, "search", "searches")))
+		}
+	}
 	if n := len(fails); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s below threshold", n, plural(n, "client", "clients")))
 	}

@@ -125,12 +125,20 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 			title += " [" + r.Strategy + "]"
 		}
 		fmt.Fprintf(w, "%s — %d %s, limit %d, model reads %d tokens\n", title, len(r.Hits), plural(len(r.Hits), "hit", "hits"), r.Limit, r.ShownTokens)
-		for _, n := range r.Notes {
-			fmt.Fprintf(w, "  note: %s\n", n)
+		if r.Error != "" {
+			fmt.Fprintf(w, "  error: %s\n", r.Error)
 		}
-		if len(r.Hits) == 0 {
+		for _, n := range r.Notes {
+			if n != "toolfind: "+r.Error { // Codex's note repeats a stopped script's error
+				fmt.Fprintf(w, "  note: %s\n", n)
+			}
+		}
+		switch {
+		case len(r.Hits) == 0 && r.Error != "":
+			fmt.Fprintln(w, "  (no tools: the search failed)")
+		case len(r.Hits) == 0:
 			fmt.Fprintln(w, "  (no tools found)")
-		} else {
+		default:
 			scored := false
 			for _, h := range r.Hits {
 				scored = scored || h.Score != 0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -175,8 +176,29 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 		return nil, err
 	}
 	sims, err := toolfind.Clients(cat, g.clients, opts)
-	if err != nil {
+	var oe *search.OptionError
+	switch {
+	case errors.As(err, &oe):
+		return nil, g.optionError(oe)
+	case err != nil:
 		return nil, usageError("--client: %v", err)
+	}
+	// A client option for a client that is not selected would be ignored
+	// silently; say so instead.
+	selected := map[string]bool{}
+	var names []string
+	for _, s := range sims {
+		if n := s.Client().Name; !selected[n] {
+			selected[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, p := range clientProfiles() {
+		for _, o := range p.Options {
+			if flag := clientFlag(p.ID.Name, o); g.flags.Changed(flag) && !selected[p.ID.Name] {
+				return nil, usageError("--%s applies to client %s, which is not selected (--client %s)", flag, p.ID.Name, strings.Join(names, ","))
+			}
+		}
 	}
 	g.sayResolutions()
 	return sims, nil
@@ -197,6 +219,41 @@ func (g *globalOptions) sayResolutions() {
 			fmt.Fprintf(g.errOut, "toolfind: warning: %s\n", r.Warning)
 		}
 	}
+}
+
+// optionError words a client option the simulator cannot use, naming the
+// flag and, for a file option, FILE:LINE:COLUMN.
+func (g *globalOptions) optionError(oe *search.OptionError) error {
+	flag := oe.Client + "-" + oe.Option
+	f := g.flags.Lookup(flag)
+	if f == nil {
+		return usageError("%v", oe)
+	}
+	where := "--" + flag
+	if isFileOption(oe.Client, oe.Option) {
+		where += " " + f.Value.String()
+		if oe.Line > 0 {
+			where += ":" + strconv.Itoa(oe.Line)
+			if oe.Column > 0 {
+				where += ":" + strconv.Itoa(oe.Column)
+			}
+		}
+	} else if oe.Line > 0 {
+		where += fmt.Sprintf(" (line %d)", oe.Line)
+	}
+	return usageError("%s: %v", where, oe.Err)
+}
+
+// isFileOption reports whether a client's option holds a file path.
+func isFileOption(client, option string) bool {
+	for _, p := range clientProfiles() {
+		for _, o := range p.Options {
+			if p.ID.Name == client && o.Name == option {
+				return o.Kind == search.FileOption
+			}
+		}
+	}
+	return false
 }
 
 func newVersionCmd(ios *IOStreams) *cobra.Command {
