@@ -181,6 +181,56 @@ func (r *Report) matches(key string) bool {
 // one report, and strategy variant rows, are ignored (as thresholds do,
 // the client's own row decides). Failures are in cur's outcome order.
 func Compare(base, cur *Report) []Failure {
+	var out []Failure
+	match(base, cur, func(o, b *Outcome) {
+		if b == nil || len(o.Expect) == 0 {
+			return
+		}
+		if o.PWithinLimit < b.PWithinLimit-epsilon || o.RR < b.RR-epsilon {
+			out = append(out, Failure{Client: o.Client, Query: o.Query,
+				Reason: fmt.Sprintf("%s → %s", describe(b), describe(o))})
+		}
+	})
+	return out
+}
+
+// Overlap counts how Compare pairs cur's outcomes with base's (strategy
+// variant rows left out): Matched pairs, the (query, client) outcomes only
+// in cur (New) and those only in base (Gone). A baseline with Matched 0
+// compares nothing — it was made from another query set or client list.
+type Overlap struct {
+	Matched, New, Gone int
+}
+
+// CompareOverlap returns the Overlap of cur with base.
+func CompareOverlap(base, cur *Report) Overlap {
+	var ov Overlap
+	match(base, cur, func(o, b *Outcome) {
+		if b == nil {
+			ov.New++
+		} else {
+			ov.Matched++
+		}
+	})
+	variant := map[string]bool{}
+	for _, c := range base.Clients {
+		variant[c.Client] = c.Variant
+	}
+	for i := range base.Outcomes {
+		if !variant[base.Outcomes[i].Client] {
+			ov.Gone++
+		}
+	}
+	// Two versions of a client may both match the one in base.
+	ov.Gone = max(ov.Gone-ov.Matched, 0)
+	return ov
+}
+
+// match calls f for every outcome of cur's non-variant rows, in order,
+// with the base outcome it compares with (nil when there is none): rows by
+// label, or without the version when the exact label is not in base;
+// queries by text, expected tools and occurrence among equal ones.
+func match(base, cur *Report, f func(o, b *Outcome)) {
 	type key struct {
 		row, query, expect string
 		nth                int
@@ -215,7 +265,6 @@ func Compare(base, cur *Report) []Failure {
 	for _, c := range cur.Clients {
 		variant[c.Client] = c.Variant
 	}
-	var out []Failure
 	count := map[key]int{}
 	for i := range cur.Outcomes {
 		o := &cur.Outcomes[i]
@@ -231,15 +280,11 @@ func Compare(base, cur *Report) []Failure {
 			lk.row = unversioned(o.Client)
 			b, ok = baseLoose[lk]
 		}
-		if !ok || len(o.Expect) == 0 {
-			continue
+		if !ok {
+			b = nil
 		}
-		if o.PWithinLimit < b.PWithinLimit-epsilon || o.RR < b.RR-epsilon {
-			out = append(out, Failure{Client: o.Client, Query: o.Query,
-				Reason: fmt.Sprintf("%s → %s", describe(b), describe(o))})
-		}
+		f(o, b)
 	}
-	return out
 }
 
 // describe summarises an outcome for a regression line: "rank 2",

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/outfile"
 	"github.com/toolfind/toolfind/writer"
 )
 
@@ -27,6 +27,7 @@ type benchOptions struct {
 	queries string
 	format  string
 	out     string
+	outFile *outfile.File // --out, opened before the work
 	by      []string
 	perTool bool
 	quiet   bool
@@ -54,6 +55,7 @@ Without --queries and --catalog it runs the embedded demo query set on the demo 
   toolfind bench --catalog github.json --queries q.jsonl --format html --out report.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			defer abortOut(opts.outFile)
 			rep, err := opts.evaluate(cmd)
 			if err != nil {
 				return err
@@ -103,6 +105,11 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 	}
 	if o.written != "" && o.writer != "" {
 		return nil, usageError("--written and --writer: the calls of a written file are already written")
+	}
+	// The output file is checked (and its temporary file created) before
+	// the work, so a bad --out fails in a second, not after the run.
+	if o.outFile, err = openOut("out", o.out); err != nil {
+		return nil, err
 	}
 	ctx := cmd.Context()
 	cat, err := o.global.loadCatalog(ctx)
@@ -210,23 +217,19 @@ func catalogName(paths []string) string {
 // go to the terminal.
 func (o *benchOptions) write(rep *bench.Report) error {
 	w := o.io.Out
-	var f *os.File
-	if o.out != "" {
-		var err error
-		f, err = os.Create(o.out)
-		if err != nil {
-			return badInput(fmt.Errorf("--out: %w", err))
-		}
-		w = f
+	if o.outFile != nil {
+		w = o.outFile
 	}
-	err := rep.Write(w, bench.Format(o.format))
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+	if err := rep.Write(w, bench.Format(o.format)); err != nil {
+		if o.outFile != nil {
+			return badInput(fmt.Errorf("--out %v", err))
 		}
+		return badInput(fmt.Errorf("writing the report: %w", err))
 	}
-	if err != nil {
-		return fmt.Errorf("writing the report: %w", err)
+	if o.outFile != nil {
+		if err := commitOut("out", o.outFile); err != nil {
+			return err
+		}
 	}
 	if o.format != string(bench.Table) || o.out != "" {
 		for _, c := range rep.Clients {

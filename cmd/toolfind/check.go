@@ -79,6 +79,12 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 			return badInput(fmt.Errorf("--baseline %s: %w", opts.baseline, err))
 		}
 	}
+	save, err := openOut("save-baseline", opts.saveBaseline)
+	if err != nil {
+		return err
+	}
+	defer abortOut(save)
+	defer abortOut(opts.bench.outFile)
 	rep, err := opts.bench.evaluate(cmd)
 	if err != nil {
 		return err
@@ -90,16 +96,30 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 	if err := opts.bench.write(rep); err != nil {
 		return err
 	}
-	if opts.saveBaseline != "" {
-		if err := saveJSON(opts.saveBaseline, rep); err != nil {
+	if save != nil {
+		if err := rep.WriteJSON(save); err != nil {
+			return badInput(fmt.Errorf("--save-baseline %v", err))
+		}
+		if err := commitOut("save-baseline", save); err != nil {
 			return err
 		}
 	}
+	errOut := opts.bench.io.ErrOut
 	var worse []bench.Failure
 	if base != nil {
+		// A baseline of another query set or client list would compare
+		// nothing and pass: refuse it, and say what a partial one skips.
+		ov := bench.CompareOverlap(base, rep)
+		if ov.Matched == 0 {
+			return badInput(fmt.Errorf("--baseline %s shares no (query, client) pair with this run (%s here, %s there): was it made from another query set or client list?",
+				opts.baseline, countText(ov.New, "outcome"), countText(ov.Gone, "outcome")))
+		}
+		if ov.New > 0 || ov.Gone > 0 {
+			fmt.Fprintf(errOut, "warning: --baseline %s: compared %s (query, client) %s; %s only in this run, %s only in the baseline\n",
+				opts.baseline, bench.Thousands(ov.Matched), plural(ov.Matched, "pair", "pairs"), bench.Thousands(ov.New), bench.Thousands(ov.Gone))
+		}
 		worse = bench.Compare(base, rep)
 	}
-	errOut := opts.bench.io.ErrOut
 	for _, f := range fails {
 		fmt.Fprintf(errOut, "FAIL %s\n", f)
 	}
@@ -132,18 +152,7 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 	return nil
 }
 
-// saveJSON writes the JSON report to path.
-func saveJSON(path string, rep *bench.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return badInput(fmt.Errorf("--save-baseline: %w", err))
-	}
-	err = rep.WriteJSON(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("--save-baseline: %w", err)
-	}
-	return nil
+// countText is "1 outcome", "2,487 outcomes".
+func countText(n int, one string) string {
+	return bench.Thousands(n) + " " + plural(n, one, one+"s")
 }

@@ -28,6 +28,9 @@ type IOStreams struct {
 
 // IsTerminal reports whether w is an interactive terminal.
 func IsTerminal(w io.Writer) bool {
+	if o, ok := w.(*outWriter); ok {
+		w = o.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -67,16 +70,28 @@ func clientProfiles() []search.Profile {
 }
 
 // Main runs the CLI and returns the exit code.
+//
+// A command whose standard output cannot be written exits 2, whatever it
+// would have exited with, saying so on standard error.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
-	ios := &IOStreams{In: in, Out: out, ErrOut: errOut}
+	ow := &outWriter{w: out}
+	ios := &IOStreams{In: in, Out: ow, ErrOut: errOut}
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	root.SetIn(in)
-	root.SetOut(out)
+	root.SetOut(ow)
 	root.SetErr(errOut)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	if werr := ow.failed(); werr != nil {
+		if err != nil && exitCode(err) != exitBadInput {
+			fmt.Fprintln(errOut, "toolfind:", err)
+		}
+		if err == nil || exitCode(err) != exitBadInput {
+			err = badInput(fmt.Errorf("writing standard output: %w", werr))
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(errOut, "toolfind:", err)
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -52,6 +50,11 @@ func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 	if len(opts.global.catalogs) > 0 {
 		return usageError("snapshot reads live servers only; --catalog does not apply")
 	}
+	out, err := openOut("out", opts.out)
+	if err != nil {
+		return err
+	}
+	defer abortOut(out)
 	snaps, err := src.snapshots(cmd.Context())
 	if err != nil {
 		return err
@@ -64,44 +67,19 @@ func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 	if err := live.WriteCatalog(&buf, snaps); err != nil {
 		return err
 	}
-	if opts.out == "" {
+	if out == nil {
 		_, err := opts.io.Out.Write(buf.Bytes())
 		return err
 	}
-	if err := writeFileAtomic(opts.out, buf.Bytes()); err != nil {
-		return badInput(fmt.Errorf("--out: %w", err))
+	if _, err := out.Write(buf.Bytes()); err != nil {
+		return badInput(fmt.Errorf("--out %v", err))
+	}
+	if err := commitOut("out", out); err != nil {
+		return err
 	}
 	for _, s := range snaps {
 		fmt.Fprintf(opts.io.ErrOut, "%s: server %s, %d %s (%d tools/list %s)\n",
 			opts.out, s.Name, len(s.Tools), plural(len(s.Tools), "tool", "tools"), s.Pages, plural(s.Pages, "page", "pages"))
-	}
-	return nil
-}
-
-// writeFileAtomic replaces path with data so that readers never see half a
-// catalog.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -160,21 +159,6 @@ func TestLiveFlagErrors(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(errOut, tt.msg) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.msg)
 		}
-	}
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.json")
-	if err := writeFileAtomic(path, []byte("{}\n")); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeFileAtomic(path, []byte(`{"tools": []}`+"\n")); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if string(data) != `{"tools": []}`+"\n" || len(entries) != 1 {
-		t.Errorf("content %q, %d files", data, len(entries))
 	}
 }
 

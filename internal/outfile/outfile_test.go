@@ -1,0 +1,161 @@
+package outfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, content string) error {
+	t.Helper()
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write([]byte(content)); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestNewAndExistingFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "report.json")
+	if err := write(t, p, "one"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(p); read(t, p) != "one" || st.Mode().Perm() != 0o644 {
+		t.Errorf("new file: %q, mode %v", read(t, p), st.Mode())
+	}
+	os.Chmod(p, 0o600)
+	if err := write(t, p, "two"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(p); read(t, p) != "two" || st.Mode().Perm() != 0o600 {
+		t.Errorf("replaced file: %q, mode %v (want the old 0600)", read(t, p), st.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+// TestSymlinkStaysALink: the file a link points to is written; the link
+// is kept.
+func TestSymlinkStaysALink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	os.WriteFile(real, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := write(t, link, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := os.Lstat(link); l.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link became a %v", l.Mode())
+	}
+	if read(t, real) != "new" {
+		t.Errorf("target holds %q", read(t, real))
+	}
+	dangling := filepath.Join(dir, "dangling.json")
+	os.Symlink("nowhere/x.json", dangling)
+	if err := write(t, dangling, "x"); err == nil || err.Error() != dangling+": is a symbolic link to nothing (a dangling link)" {
+		t.Errorf("dangling link: %v", err)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	dir := t.TempDir()
+	const special = ", not a regular file (toolfind writes output files whole; redirect standard output to write elsewhere)"
+	tests := []struct{ path, want string }{
+		{dir, dir + ": is a folder" + special},
+		{filepath.Join(dir, "no", "such", "r.json"), filepath.Join(dir, "no", "such", "r.json") + ": its folder " + filepath.Join(dir, "no", "such") + " does not exist"},
+		{"", ": empty file name"},
+	}
+	if _, err := os.Stat("/dev/null"); err == nil {
+		tests = append(tests, struct{ path, want string }{"/dev/null", "/dev/null: is a character device" + special})
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	tests = append(tests, struct{ path, want string }{filepath.Join(file, "r.json"), filepath.Join(file, "r.json") + ": " + file + " is not a folder"})
+	for _, tt := range tests {
+		f, err := Open(tt.path)
+		if err == nil {
+			f.Abort()
+			t.Errorf("%q: no error", tt.path)
+			continue
+		}
+		var oe *Error
+		if err.Error() != tt.want || !errors.As(err, &oe) || oe.Path != tt.path {
+			t.Errorf("%q: error %q\nwant %q", tt.path, err, tt.want)
+		}
+	}
+}
+
+func TestUnwritableFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes to read-only folders")
+	}
+	dir := filepath.Join(t.TempDir(), "ro")
+	os.Mkdir(dir, 0o555)
+	p := filepath.Join(dir, "r.json")
+	_, err := Open(p)
+	if want := p + ": cannot create a file in its folder " + dir + ": permission denied"; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+}
+
+// TestAbortKeepsTarget: a failed run leaves the old file alone.
+func TestAbortKeepsTarget(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.json")
+	os.WriteFile(p, []byte("old"), 0o644)
+	f, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("half"))
+	f.Abort()
+	if read(t, p) != "old" {
+		t.Errorf("target holds %q", read(t, p))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	if err := f.Commit(); err != nil {
+		t.Errorf("Commit after Abort: %v", err)
+	}
+	if read(t, p) != "old" {
+		t.Errorf("Commit after Abort wrote: %q", read(t, p))
+	}
+}
+
+func TestWriteErrorNamesPath(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.json")
+	f, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tmp.Close() // the next write fails
+	_, werr := f.Write([]byte("x"))
+	cerr := f.Commit()
+	if werr == nil || cerr == nil || !strings.HasPrefix(cerr.Error(), p+": ") || strings.Contains(cerr.Error(), ".toolfind-") {
+		t.Errorf("write error %v, commit error %v", werr, cerr)
+	}
+	if _, err := os.Stat(p); err == nil {
+		t.Error("a failed write created the target")
+	}
+}
