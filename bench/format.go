@@ -124,6 +124,26 @@ func joinIDs(ids []corpus.ToolID) string {
 }
 
 // title is the report's one-line heading.
+// writerNote says who wrote each row's calls and how many prompts had
+// none ("" when no row's calls were written).
+func (r *Report) writerNote() string {
+	var parts []string
+	for _, c := range r.Clients {
+		if c.Writer == "" || c.Variant {
+			continue
+		}
+		p := c.Client + ": " + c.Writer
+		if c.NoCall > 0 {
+			p += fmt.Sprintf(" (%d %s without a call, counted not found)", c.NoCall, plural(c.NoCall, "prompt", "prompts"))
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "calls written by: " + strings.Join(parts, "; ")
+}
+
 func (r *Report) title() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d %s", r.QueryCount, plural(r.QueryCount, "query", "queries"))
@@ -298,6 +318,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if e := c.ErrorSummary(); e != "" {
 			fmt.Fprintf(w, "warning: %s\n", e)
 		}
+	}
+	if ws := r.writerNote(); ws != "" {
+		fmt.Fprintln(w, ws)
 	}
 	for _, b := range r.By {
 		fmt.Fprintf(w, "\nBy %s:\n", b.Key)

@@ -153,9 +153,10 @@ func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
 // Heuristic writer constants: how many names one select: call names at
 // most, and how close to the best a further name's score must come.
 const (
-	heuristicMaxSelect = 3
-	heuristicRatio     = 0.75
+	heuristicMaxSelect = 5
+	heuristicRatio     = 0.5
 	heuristicKeywords  = 4
+	heuristicMinScore  = 1.0
 )
 
 // HeuristicCalls is the deterministic writer for Claude Code. The model
@@ -163,27 +164,24 @@ const (
 // name, so the writer ranks the deferred MCP tools for the prompt (package
 // intent: names and, standing in for what a model knows a name means, the
 // descriptions) and selects the best, plus up to two more whose scores come
-// within 75% of it when the prompt's words reach their names too:
+// within 75% of it:
 //
 //	{"query": "select:mcp__mongodb__aggregate"}
 //
-// When no deferred tool's name shares a word with the prompt (or its
-// family), the model cannot tell which name to load and writes keywords
-// instead: the prompt's first four keywords,
+// When no deferred tool fits the prompt (best score under 1.0), the model
+// cannot tell which name to load and writes keywords instead: the
+// prompt's first four keywords,
 //
 //	{"query": "weather forecast paris", "max_results": 5}
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
 	ix, entries := s.intentIndex()
 	ranked := ix.Rank(prompt)
 	var pick []string
-	if len(ranked) > 0 && ranked[0].NameMatches > 0 {
+	if len(ranked) > 0 && ranked[0].Score >= heuristicMinScore {
 		top := ranked[0].Score
 		for _, r := range ranked {
 			if len(pick) == heuristicMaxSelect || r.Score < heuristicRatio*top {
 				break
-			}
-			if r.NameMatches == 0 {
-				continue
 			}
 			pick = append(pick, entries[r.Doc].name)
 		}

@@ -352,8 +352,8 @@ func (s *ToolSearch) VerbatimCall(prompt string) json.RawMessage {
 }
 
 // HeuristicCalls writes "source action object" keywords, as for Grok
-// Build: the source (server) whose tools best fit the prompt, then the
-// prompt's keywords, six words in all.
+// Build: with several sources, the source (server) whose tools best fit
+// the prompt, then the prompt's most telling keywords, five words in all.
 func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 	s.intentOnce.Do(func() {
 		var docs []intent.Doc
@@ -365,7 +365,11 @@ func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 		}
 		s.intent = intent.NewIndex(docs)
 	})
-	q := intent.KeywordQuery(intent.BestServer(s.intent.Rank(prompt), s.intentServers), prompt, 6)
+	server := ""
+	if len(s.sources()) > 1 {
+		server = intent.BestServer(s.intent.Rank(prompt), s.intentServers)
+	}
+	q := s.intent.KeywordQuery(server, prompt, 5)
 	if q == "" {
 		return nil
 	}

@@ -129,22 +129,23 @@ func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
 }
 
 // HeuristicMaxWords bounds the heuristic query: server, action, objects.
-const HeuristicMaxWords = 6
+const HeuristicMaxWords = 5
 
 // HeuristicCalls is the deterministic writer for Grok Build: the model
 // follows search_tool's advice (B.1) and writes "server action object"
-// keywords. The server is the connected server whose tools best fit the
-// prompt (package intent; the model reads the servers' names and
-// instructions), then the prompt's keywords in order, six words in all:
+// keywords. When several servers are connected, the server is the one
+// whose tools best fit the prompt (package intent; the model reads the
+// servers' names and instructions); then come the prompt's most telling
+// keywords (intent.Index.KeywordQuery), five words in all:
 //
-//	{"query": "mongodb group movies release year count"}
+//	{"query": "github create pull request"}
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
 	ix, servers := s.intentIndex()
 	server := ""
-	if len(s.servers) > 0 {
+	if len(s.servers) > 1 {
 		server = intent.BestServer(ix.Rank(prompt), servers)
 	}
-	q := intent.KeywordQuery(server, prompt, HeuristicMaxWords)
+	q := ix.KeywordQuery(server, prompt, HeuristicMaxWords)
 	if q == "" {
 		return nil
 	}

@@ -1,8 +1,11 @@
 package opencode
 
 import (
+	"sync"
+
 	"context"
 	"fmt"
+	"github.com/toolfind/toolfind/search/intent"
 	"strconv"
 	"strings"
 
@@ -44,6 +47,10 @@ type CodeMode struct {
 	shown    []bool
 	byID     map[corpus.ToolID]int
 	problems []corpus.Diagnostic
+
+	// The heuristic writer's index, built on first use (writable.go).
+	intentOnce sync.Once
+	intent     *intent.Index
 }
 
 // NewCodeMode builds the code mode simulator of OpenCode 1.18.33 (v2

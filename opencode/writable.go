@@ -279,12 +279,19 @@ func (s *CodeMode) VerbatimCall(prompt string) json.RawMessage {
 
 // HeuristicCalls is the deterministic writer for OpenCode code mode: the
 // workflow asks for `search({ query: "<intent + key nouns>" })` (§C.2), so
-// the model writes one search call with the prompt's first five keywords
-// (package intent), OpenCode's default limit:
+// the model writes one search call with the prompt's four most telling
+// keywords (intent.Index.KeywordQuery), OpenCode's default limit:
 //
 //	return await tools.$codemode.search({ query: "group movies release year count" })
 func (s *CodeMode) HeuristicCalls(prompt string) []json.RawMessage {
-	q := intent.KeywordQuery("", prompt, 5)
+	s.intentOnce.Do(func() {
+		docs := make([]intent.Doc, len(s.index))
+		for i, e := range s.index {
+			docs[i] = intent.Doc{Server: e.e.tool.Server, Tool: e.e.tool.Name, Description: e.desc}
+		}
+		s.intent = intent.NewIndex(docs)
+	})
+	q := s.intent.KeywordQuery("", prompt, 4)
 	if q == "" {
 		return nil
 	}

@@ -16,6 +16,7 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -81,6 +82,10 @@ type Result struct {
 	// Extra holds client-specific facts about the result (script calls,
 	// catalog section…). Values must marshal to JSON.
 	Extra map[string]any `json:"extra,omitempty"`
+	// Call is the model's call this result answers (a written call, see
+	// Writable), and Writer who wrote it; both empty for a plain query.
+	Call   json.RawMessage `json:"call,omitempty"`
+	Writer string          `json:"writer,omitempty"`
 	// Variants are further strategies of the same client for the same
 	// query, each with its own Strategy. The receiver itself is the
 	// primary strategy, the one bench scores the client by.

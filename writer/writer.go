@@ -244,3 +244,44 @@ func tagsOf(q *corpus.Query) map[string]json.RawMessage {
 	}
 	return t
 }
+
+// Rank writes each simulator's calls for one prompt with w and replays
+// them: one result per call, each carrying its Call and Writer, in
+// simulator order. A simulator whose model never searches is searched
+// with the prompt (its answer does not depend on it); one whose model
+// makes no call gets a result with no hits and a note saying so.
+func Rank(ctx context.Context, w Writer, sims []search.Simulator, prompt string, limit int) ([]search.Result, error) {
+	var out []search.Result
+	for _, sim := range sims {
+		wr, ok := sim.(search.Writable)
+		if ns, no := sim.(search.NoSearch); !ok || (no && ns.SearchesNothing()) {
+			r, err := sim.Search(ctx, search.Query{Text: prompt, Limit: limit})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", sim.Client(), err)
+			}
+			out = append(out, r)
+			continue
+		}
+		calls, err := w.Calls(ctx, sim, Prompt{ID: "1", Text: prompt})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sim.Client(), err)
+		}
+		if len(calls) == 0 {
+			out = append(out, search.Result{Client: sim.Client().String(), Hits: []search.Hit{}, Writer: w.Name(),
+				Notes: []string{"the " + w.Name() + " writer made no search call for this prompt"}})
+			continue
+		}
+		for _, c := range calls {
+			r, err := wr.Replay(ctx, c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: call %s: %w", sim.Client(), string(c), err)
+			}
+			r.Call, r.Writer = c, w.Name()
+			for i := range r.Variants {
+				r.Variants[i].Call, r.Variants[i].Writer = c, w.Name()
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

@@ -12,13 +12,22 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/writer"
 )
+
+// callText prints a call on one line; a code call shows its code with
+// newlines as ⏎ so the table stays one line per call.
+func callText(c json.RawMessage) string {
+	return strings.ReplaceAll(string(c), "\\n", "⏎")
+}
 
 // rankOptions are the flags of `toolfind rank`.
 type rankOptions struct {
 	io      *IOStreams
 	global  *globalOptions
 	query   string
+	prompt  string
+	writer  string
 	format  string
 	explain bool
 	shown   bool
@@ -38,7 +47,9 @@ in the client's order, with scores, tie ranges and the text its model reads.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runRank(cmd, opts) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.query, "query", "q", "", "the query the model would search for (required)")
+	f.StringVarP(&opts.query, "query", "q", "", "the query the model would search for")
+	f.StringVarP(&opts.prompt, "prompt", "p", "", "a user prompt: each client's model writes its own call first (see --writer), then it is ranked")
+	f.StringVar(&opts.writer, "writer", "heuristic", "with --prompt: who writes each client's call (verbatim or heuristic)")
 	f.StringVar(&opts.format, "format", "table", "output format: table or json")
 	f.BoolVar(&opts.explain, "explain", false, "show why each tool scored (table format)")
 	f.BoolVar(&opts.shown, "shown", false, "print the exact text each model reads (table format)")
@@ -48,13 +59,26 @@ in the client's order, with scores, tie ranges and the text its model reads.`,
 
 // rankOutput is the JSON shape of `rank` (the design's CLI contract).
 type rankOutput struct {
-	Query   string          `json:"query"`
+	Query   string          `json:"query,omitempty"`
+	Prompt  string          `json:"prompt,omitempty"`
 	Results []search.Result `json:"results"`
 }
 
 func runRank(cmd *cobra.Command, opts *rankOptions) error {
-	if strings.TrimSpace(opts.query) == "" {
-		return usageError("rank needs --query")
+	if strings.TrimSpace(opts.query) == "" && strings.TrimSpace(opts.prompt) == "" {
+		return usageError("rank needs --query (a search) or --prompt (a user prompt the model turns into its call)")
+	}
+	if opts.query != "" && opts.prompt != "" {
+		return usageError("rank takes --query or --prompt, not both")
+	}
+	var w writer.Writer
+	if opts.prompt != "" {
+		var err error
+		if w, err = writer.ByName(opts.writer); err != nil {
+			return usageError("--writer: %v", err)
+		}
+	} else if cmd.Flags().Changed("writer") {
+		return usageError("--writer goes with --prompt")
 	}
 	if opts.format != "table" && opts.format != "json" {
 		return usageError("--format %q: want table or json", opts.format)
@@ -71,7 +95,12 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	if err != nil {
 		return err
 	}
-	results, err := toolfind.Rank(ctx, sims, search.Query{Text: opts.query, Limit: opts.global.limit})
+	var results []search.Result
+	if w != nil {
+		results, err = writer.Rank(ctx, w, sims, opts.prompt, opts.global.limit)
+	} else {
+		results, err = toolfind.Rank(ctx, sims, search.Query{Text: opts.query, Limit: opts.global.limit})
+	}
 	if err != nil {
 		return err
 	}
@@ -80,7 +109,7 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 		flat = append(flat, r.All()...)
 	}
 	if opts.format == "json" {
-		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Results: nonNilResults(flat)})
+		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Prompt: opts.prompt, Results: nonNilResults(flat)})
 	}
 	return writeRankTable(opts.io.Out, flat, tableOptions{explain: opts.explain, shown: opts.shown, rows: opts.rows})
 }
@@ -125,6 +154,9 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 			title += " [" + r.Strategy + "]"
 		}
 		fmt.Fprintf(w, "%s — %d %s, limit %d, model reads %d tokens\n", title, len(r.Hits), plural(len(r.Hits), "hit", "hits"), r.Limit, r.ShownTokens)
+		if r.Call != nil {
+			fmt.Fprintf(w, "  call (%s writer): %s\n", r.Writer, callText(r.Call))
+		}
 		if r.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", r.Error)
 		}

@@ -144,7 +144,7 @@ func splitRaw(text string) []string {
 // one intent. Words are given unstemmed; they are stemmed on use.
 var Families = [][]string{
 	{"list", "show", "display", "enumerate", "all", "browse", "overview"},
-	{"create", "add", "new", "make", "insert", "generate", "build", "open", "register", "provision"},
+	{"create", "add", "new", "make", "insert", "generate", "build", "open", "register", "provision", "setup", "deploy", "configure"},
 	{"delete", "remove", "drop", "erase", "destroy", "purge", "clear", "discard"},
 	{"update", "modify", "change", "edit", "set", "rename", "patch", "alter", "adjust"},
 	{"search", "find", "look", "query", "lookup", "filter", "locate", "match"},
@@ -164,12 +164,30 @@ var Families = [][]string{
 	{"file", "files", "document", "documents"},
 	{"database", "databases", "db"},
 	{"collection", "collections", "table", "tables"},
-	{"explain", "plan", "performance"},
+	{"explain", "plan", "performance", "slow", "optimize", "latency"},
+	{"size", "storage", "usage", "space", "stats"},
+	{"suggest", "suggestion", "recommend", "recommendation", "advice", "advisor", "insights"},
 	{"navigate", "goto", "visit", "url", "page", "website"},
 	{"click", "press", "tap"},
 	{"type", "fill", "enter"},
 	{"screenshot", "capture", "snapshot"},
 }
+
+// familyForms maps a stem to the unstemmed words of its families.
+var familyForms = func() map[string][]string {
+	m := map[string][]string{}
+	for _, fam := range Families {
+		for _, w := range fam {
+			s := bm25.Stem(w)
+			for _, o := range fam {
+				if o != w && bm25.Stem(o) != s && !contains(m[s], o) {
+					m[s] = append(m[s], o)
+				}
+			}
+		}
+	}
+	return m
+}()
 
 var familyOf = func() map[string][]string {
 	m := map[string][]string{}
@@ -347,13 +365,16 @@ func (ix *Index) Rank(prompt string) []Scored {
 }
 
 // KeywordQuery is the short query a model writes for a keyword or BM25
-// search tool: the server's name (when the model can see which server
-// does the job and the prompt does not name it already), then the prompt's
-// first keywords, max words in all.
+// search tool: the server's name when given (the model can see which
+// server does the job), then the prompt's most telling keywords, max words
+// in all. A model abstracts a request into the words that name the
+// capability; the stand-in here is the index: the prompt's keywords whose
+// stems occur among the catalog's tools, rarest first (highest IDF), then
+// the others, kept in the prompt's order. The words are the prompt's own.
 //
-//	KeywordQuery("mongodb", "Group all the movies by release year", 5)
-//	  = "mongodb group movies release year"
-func KeywordQuery(server, prompt string, max int) string {
+//	KeywordQuery(ix, "", "Can you turn my website into a progressive web app?", 4)
+//	  = "website progressive web app"   (when the catalog knows all four)
+func (ix *Index) KeywordQuery(server, prompt string, max int) string {
 	var words []string
 	seen := map[string]bool{}
 	if server != "" {
@@ -362,18 +383,69 @@ func KeywordQuery(server, prompt string, max int) string {
 		}
 		words = append(words, strings.ToLower(server))
 	}
+	var cands []Word
 	for _, w := range Keywords(prompt) {
-		if len(words) >= max {
+		if !seen[w.Stem] {
+			seen[w.Stem] = true
+			cands = append(cands, w)
+		}
+	}
+	room := max - len(words)
+	if room <= 0 || len(cands) == 0 {
+		return strings.Join(words, " ")
+	}
+	// Choose: known stems by IDF (rarest first), then unknown ones in
+	// prompt order; then print the chosen ones in prompt order.
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	rank := func(i int) float64 {
+		if ix == nil || ix.df[cands[i].Stem] == 0 {
+			return -1
+		}
+		return ix.IDF(cands[i].Stem)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank(order[a]) > rank(order[b]) })
+	if len(order) > room {
+		order = order[:room]
+	}
+	sort.Ints(order)
+	// The action word the domain uses: for the chosen keywords, the
+	// family word (Families) that the catalog knows best (highest IDF),
+	// when the prompt's own word is not in the catalog; at most
+	// MaxRelated, placed before the keywords.
+	var related []string
+	if ix != nil {
+		for _, i := range order {
+			if len(related) == MaxRelated || ix.df[cands[i].Stem] > 0 {
+				continue
+			}
+			best, bestIDF := "", 0.0
+			for _, f := range familyForms[cands[i].Stem] {
+				st := bm25.Stem(f)
+				if ix.df[st] > 0 && !seen[st] && ix.IDF(st) > bestIDF {
+					best, bestIDF = f, ix.IDF(st)
+				}
+			}
+			if best != "" {
+				seen[bm25.Stem(best)] = true
+				related = append(related, best)
+			}
+		}
+	}
+	words = append(words, related...)
+	for _, i := range order {
+		if len(words) == max+len(related) {
 			break
 		}
-		if seen[w.Stem] {
-			continue
-		}
-		seen[w.Stem] = true
-		words = append(words, w.Form)
+		words = append(words, cands[i].Form)
 	}
 	return strings.Join(words, " ")
 }
+
+// MaxRelated bounds the family words KeywordQuery adds.
+const MaxRelated = 1
 
 // BestServer is the server of the best-ranked tool, or "" when nothing
 // matches; servers[i] is the server of doc i.

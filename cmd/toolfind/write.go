@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/writer"
+)
+
+func init() { commands = append(commands, newWriteCmd) }
+
+// writeOptions are the flags of `toolfind write`.
+type writeOptions struct {
+	io      *IOStreams
+	global  *globalOptions
+	queries string
+	writer  string
+	out     string
+}
+
+func newWriteCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	opts := &writeOptions{io: ios, global: g}
+	cmd := &cobra.Command{
+		Use:   "write --queries FILE --writer W --out FILE",
+		Short: "Write the search calls each client's model makes for a prompt corpus",
+		Long: `Write turns every prompt of a query set into the calls each selected client's model
+makes (Claude's ToolSearch input, Grok's search_tool input, Codex's exec code, OpenCode's
+execute code) and writes them as a written-queries file (JSON Lines: id, prompt, client,
+call, expect, writer, tags), to replay with 'toolfind bench --written FILE'.
+
+Writers: verbatim (the prompt as the query: a baseline) and heuristic (deterministic,
+offline, modelled on how each client's model writes its call).`,
+		Example: `  toolfind write --catalog mongodb.json --queries prompts.jsonl --writer heuristic --out written.jsonl
+  toolfind bench --catalog mongodb.json --written written.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runWrite(cmd, opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.queries, "queries", "", "query set `FILE` (JSON Lines); default: the demo set on the demo catalog")
+	f.StringVar(&opts.writer, "writer", "heuristic", "who writes the calls: verbatim or heuristic")
+	f.StringVarP(&opts.out, "out", "o", "", "write to `FILE` instead of standard output")
+	return cmd
+}
+
+func runWrite(cmd *cobra.Command, opts *writeOptions) error {
+	w, err := writer.ByName(opts.writer)
+	if err != nil {
+		return usageError("--writer: %v", err)
+	}
+	ctx := cmd.Context()
+	cat, err := opts.global.loadCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	b := &benchOptions{io: opts.io, global: opts.global, queries: opts.queries}
+	qs, err := b.loadQueries(cat)
+	if err != nil {
+		return err
+	}
+	sims, err := opts.global.simulators(cat)
+	if err != nil {
+		return err
+	}
+	var writable []search.Simulator
+	for _, s := range sims {
+		if ns, ok := s.(search.NoSearch); ok && ns.SearchesNothing() {
+			continue
+		}
+		if _, ok := s.(search.Writable); ok {
+			writable = append(writable, s)
+		}
+	}
+	if len(writable) == 0 {
+		return usageError("--client %s: none of these clients' models writes a search call (eager clients load every tool)", opts.global.clients)
+	}
+	lines, err := writer.Write(ctx, w, writable, qs)
+	if err != nil {
+		return err
+	}
+	out := opts.io.Out
+	var f *os.File
+	if opts.out != "" {
+		if f, err = os.Create(opts.out); err != nil {
+			return badInput(fmt.Errorf("--out: %w", err))
+		}
+		out = f
+	}
+	err = writer.WriteLines(out, lines)
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", nonEmpty(opts.out, "standard output"), err)
+	}
+	if opts.out != "" {
+		names := make([]string, len(writable))
+		for i, s := range writable {
+			names[i] = s.Client().String()
+		}
+		fmt.Fprintf(opts.io.ErrOut, "wrote %d calls for %d prompts (%s) to %s\n", len(lines), len(qs.Queries), strings.Join(names, ", "), opts.out)
+	}
+	return nil
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

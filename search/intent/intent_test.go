@@ -1,0 +1,116 @@
+package intent
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // form/stem pairs
+	}{
+		// "please" and "my" are filler and stop words; "movies" stems to movi.
+		{"Please list my movies", "list/list movies/movi"},
+		// camelCase splits; "Requests" stems to request.
+		{"listPullRequests", "list/list pull/pull requests/request"},
+		// non-ASCII letters separate words; one-letter words drop, and
+		// "ve" is an NLTK stop word.
+		{"a naïve b-c db", "na/na db/db"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, w := range Words(tt.in) {
+			got = append(got, w.Form+"/"+w.Stem)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("Words(%q) = %q, want %q", tt.in, strings.Join(got, " "), tt.want)
+		}
+	}
+}
+
+// The package doc's worked example: "remove" reaches delete_note through
+// its family.
+func TestRankFamilyExample(t *testing.T) {
+	ix := NewIndex([]Doc{
+		{Server: "notes", Tool: "create_note", Description: "Create a note"},
+		{Server: "notes", Tool: "delete_note", Description: "Delete a note"},
+	})
+	// df("note") = 2 → idf ln(1 + 0.5/2.5); df("delet") = 1 → ln(1 + 1.5/1.5).
+	if got, want := ix.IDF("note"), 0.1823215567939546; got != want {
+		t.Errorf("IDF(note) = %v, want %v", got, want)
+	}
+	if got, want := ix.IDF("delet"), 0.6931471805599453; got != want {
+		t.Errorf("IDF(delet) = %v, want %v", got, want)
+	}
+	r := ix.Rank("please remove my old note")
+	if len(r) != 2 || r[0].Doc != 1 || r[1].Doc != 0 {
+		t.Fatalf("Rank = %+v, want delete_note (1) then create_note (0)", r)
+	}
+	if r[0].NameMatches != 2 { // note, and delet via the family
+		t.Errorf("NameMatches = %d, want 2", r[0].NameMatches)
+	}
+}
+
+func TestKeywordQuery(t *testing.T) {
+	ix := NewIndex([]Doc{
+		{Server: "web", Tool: "pwa_check", Description: "Turn a website into a progressive web app"},
+		{Server: "web", Tool: "ping", Description: "Ping a host"},
+	})
+	tests := []struct {
+		server, prompt string
+		max            int
+		want           string
+	}{
+		// "can", "you", "my", "into", "a" are filler or stop words. The
+		// catalog knows turn, websit, progress, app (df 1, idf ln 2) and
+		// web (df 2: also a server name, idf ln 1.2): max 4 keeps the four
+		// rarest, printed in prompt order.
+		{"", "Can you turn my website into a progressive web app?", 4, "turn website progressive app"},
+		// The server leads; its own words are not repeated.
+		{"web", "ping the web host now", 3, "web ping host"},
+		// Unknown "erase" brings the family word the catalog knows? None
+		// here (no delete/remove in the catalog): no related word.
+		{"", "erase host", 4, "erase host"},
+	}
+	for _, tt := range tests {
+		if got := ix.KeywordQuery(tt.server, tt.prompt, tt.max); got != tt.want {
+			t.Errorf("KeywordQuery(%q, %q, %d) = %q, want %q", tt.server, tt.prompt, tt.max, got, tt.want)
+		}
+	}
+}
+
+func TestKeywordQueryAddsFamilyWord(t *testing.T) {
+	ix := NewIndex([]Doc{
+		{Server: "db", Tool: "aggregate", Description: "Run an aggregation pipeline"},
+		{Server: "db", Tool: "find", Description: "Find documents"},
+	})
+	// "group" is not in the catalog; its family's word the catalog knows
+	// best is "aggregate" (df 1); it comes before the prompt's words.
+	if got, want := ix.KeywordQuery("", "group the movies by year", 4), "aggregate group movies year"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestRelatedIsSymmetric(t *testing.T) {
+	for s, rel := range familyOf {
+		for _, r := range rel {
+			if !reflect.DeepEqual(contains(familyOf[r], s), true) {
+				t.Errorf("%s → %s but not back", s, r)
+			}
+		}
+	}
+}
+
+func BenchmarkRank(b *testing.B) {
+	var docs []Doc
+	for i := 0; i < 500; i++ {
+		docs = append(docs, Doc{Server: "srv", Tool: "tool_" + strings.Repeat("x", i%7) + "_list_items", Description: "List the items of a collection with filters and paging"})
+	}
+	ix := NewIndex(docs)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ix.Rank("show me every item in the collection, newest first")
+	}
+}
