@@ -91,9 +91,14 @@ func (s *Simulator) Surface(texts search.Texts) (search.Surface, error) {
 	return sf, nil
 }
 
-// toolSearchRequired is the ToolSearch schema's "required" list: both
-// members up to 2.1.331 (spec §0).
-func (s *Simulator) toolSearchRequired() []string { return []string{"query", "max_results"} }
+// toolSearchRequired is the ToolSearch schema's "required" list of the
+// profile (spec §0: both members up to 2.1.331, only "query" in 2.1.332).
+func (s *Simulator) toolSearchRequired() []string {
+	if s.prof.SchemaRequired == nil {
+		return []string{"query", "max_results"}
+	}
+	return s.prof.SchemaRequired
+}
 
 // DeferredNames are the names in the deferred-tools reminder, sorted by
 // UTF-16 code units as JavaScript's default sort does (background §2).
