@@ -89,3 +89,24 @@ func TestCompareUTF16(t *testing.T) {
 		t.Error("compareUTF16")
 	}
 }
+
+// TestSurfaceSchemaRequired: ToolSearch's input schema requires
+// max_results up to 2.1.331 and only query from 2.1.332 (spec §0).
+func TestSurfaceSchemaRequired(t *testing.T) {
+	for _, tt := range []struct {
+		prof Profile
+		want string
+	}{
+		{V2_1_332, `"required":["query"]`},
+		{V2_1_329, `"required":["query","max_results"]`},
+		{V2_1_328, `"required":["query","max_results"]`},
+	} {
+		sf, err := New(catalogOf(t, failedCatalog(t)), tt.prof, DefaultOptions()).Surface(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sf.Tools) == 0 || !strings.Contains(string(sf.Tools[0].InputSchema), tt.want) {
+			t.Errorf("%s: %+v, want %s", tt.prof.Version, sf.Tools, tt.want)
+		}
+	}
+}
