@@ -3,6 +3,7 @@ package claude
 import (
 	_ "embed"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -59,5 +60,19 @@ func mustLoadBuiltins() []builtin {
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// DeferredBuiltins names Claude Code's own deferred tools that the
+// profile puts into the search pool (spec §1 "Deferred built-ins"), sorted.
+// A session without them (Options.Builtins false) is the real client run
+// with these names in --disallowedTools.
+func DeferredBuiltins(p Profile) []string {
+	var out []string
+	for _, b := range deferredBuiltins {
+		if !slices.Contains(p.NoBuiltins, b.Name) {
+			out = append(out, b.Name)
+		}
+	}
 	return out
 }

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolfind/toolfind/claude"
+	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/verify"
+	"github.com/toolfind/toolfind/verify/claudecode"
+	"github.com/toolfind/toolfind/verify/mcpstub"
+)
+
+// verifyOptions are the flags of `toolfind verify`.
+type verifyOptions struct {
+	io       *IOStreams
+	global   *globalOptions
+	binary   string
+	queries  string
+	query    []string
+	parallel int
+	timeout  time.Duration
+	bundle   string
+	format   string
+	keep     bool
+}
+
+func init() {
+	commands = append(commands, newVerifyCmd, newMCPStubCmd)
+}
+
+func newVerifyCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	opts := &verifyOptions{io: ios, global: g}
+	cmd := &cobra.Command{
+		Use:   "verify --client claude --queries F [--binary PATH]",
+		Short: "Run your installed client against the catalog and compare it with the simulation, query by query",
+		Long: `Verify runs the client you have installed (Claude Code) against the catalog, one search
+call per query, and compares each real answer with toolfind's simulation.
+
+toolfind serves the catalog as stub MCP servers over stdio (byte for byte), points the client
+at a local emulated model API on 127.0.0.1 that makes the search call, and reads the real
+result from the client's next request. Each run gets a throwaway HOME and config folder;
+nothing of your own configuration is read or changed, and nothing is downloaded.
+
+The client's release (from --binary, or claude on PATH) picks the profile: the newest profile
+not newer than it. --client claude@VERSION compares against that profile instead.
+
+Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`,
+		Example: `  toolfind verify --client claude --catalog my-server.json --queries queries.jsonl
+  toolfind verify --client claude --binary ~/bin/claude --catalog c.json --queries q.jsonl --parallel 4 --bundle repro/`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(cmd, opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.binary, "binary", "", "the client executable (default: claude on PATH)")
+	f.StringVar(&opts.queries, "queries", "", `query file, JSON Lines {"query": "...", "max_results": N}`)
+	f.StringArrayVarP(&opts.query, "query", "q", nil, "a query (repeatable; after --queries)")
+	f.IntVar(&opts.parallel, "parallel", 2, "client processes at once")
+	f.DurationVar(&opts.timeout, "query-timeout", verify.DefaultTimeout, "time limit for each query's real run")
+	f.StringVar(&opts.bundle, "bundle", "", "write a self-contained reproduction (catalog, queries, both results) into this new `DIR`")
+	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	f.BoolVar(&opts.keep, "keep", false, "keep each run's throwaway folder (debugging)")
+	return cmd
+}
+
+// newMCPStubCmd is the hidden stub MCP server that verify starts for each
+// catalog server: `toolfind mcp-stub SERVER.json`.
+func newMCPStubCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:    "mcp-stub SERVER.json",
+		Short:  "Serve one catalog server over stdio (used by verify)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if code := mcpstub.Main(args, ios.In, ios.Out, ios.ErrOut); code != 0 {
+				return &exitError{code: code, err: errors.New("mcp-stub failed")}
+			}
+			return nil
+		},
+	}
+}
+
+func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
+	if opts.format != "text" && opts.format != "json" {
+		return usageError("--format %q: want text or json", opts.format)
+	}
+	if opts.parallel < 1 {
+		return usageError("--parallel %d: must be 1 or more", opts.parallel)
+	}
+	if opts.timeout <= 0 {
+		return usageError("--query-timeout %s: must be more than 0", opts.timeout)
+	}
+	if opts.global.limit < 0 {
+		return usageError("--limit %d: must be 0 (client default) or more", opts.global.limit)
+	}
+	spec := strings.TrimSpace(opts.global.clients)
+	id := search.ParseClientID(spec)
+	if !opts.global.flags.Changed("client") || strings.Contains(spec, ",") || id.Name != "claude" {
+		return usageError("verify checks one client: --client claude (or claude@VERSION); got %q", spec)
+	}
+	var queries []verify.Query
+	if opts.queries != "" {
+		qs, err := verify.ReadQueries(opts.queries)
+		if err != nil {
+			return badInput(err)
+		}
+		queries = qs
+	}
+	for _, q := range opts.query {
+		queries = append(queries, verify.Query{Text: q})
+	}
+	if len(queries) == 0 {
+		return usageError("verify needs --queries FILE or --query Q")
+	}
+	for i := range queries {
+		if queries[i].Limit == 0 {
+			queries[i].Limit = opts.global.limit
+		}
+	}
+	if opts.bundle != "" {
+		if entries, err := os.ReadDir(opts.bundle); err == nil && len(entries) > 0 {
+			return usageError("--bundle %s: folder is not empty", opts.bundle)
+		}
+	}
+	ctx := cmd.Context()
+	cat, err := opts.global.loadCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	binary := opts.binary
+	if binary == "" {
+		if binary, err = claudecode.FindBinary(); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	release, err := claudecode.Version(ctx, binary)
+	if err != nil {
+		return liveError(err)
+	}
+	want := spec
+	if id.Version == "" {
+		want = "claude@" + release
+	}
+	prof, res, err := search.LookupRelease(want)
+	if err != nil {
+		return usageError("--client: %v", err)
+	}
+	errOut := safetext.NewWriter(opts.io.ErrOut)
+	defer errOut.Flush()
+	if res.Note != "" {
+		fmt.Fprintf(errOut, "toolfind: note: %s\n", res.Note)
+	}
+	if res.Warning != "" {
+		fmt.Fprintf(errOut, "toolfind: warning: %s\n", res.Warning)
+	}
+	copts, err := opts.global.options()
+	if err != nil {
+		return err
+	}
+	sim, err := search.Build(prof, cat, copts[prof.ID.Name])
+	if err != nil {
+		return usageError("--client: %v", err)
+	}
+	servers, err := mcpstub.FromCatalog(cat)
+	if err != nil {
+		return badInput(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding toolfind's own executable for the stub servers: %w", err)
+	}
+	runner := &claudecode.Runner{Binary: binary, Servers: servers, StubCommand: []string{self, "mcp-stub"}, Keep: opts.keep}
+	if b, _ := search.Options(copts[prof.ID.Name]).Bool(claude.OptBuiltins, true); !b {
+		if cp, ok := claudeProfile(prof.ID.Version); ok {
+			runner.Args = []string{"--disallowedTools", strings.Join(claude.DeferredBuiltins(cp), ",")}
+		}
+	}
+	fmt.Fprintf(errOut, "toolfind: verifying Claude Code %s (%s) against %s: %d %s, %d %s, %d at a time\n",
+		release, binary, prof.ID, len(servers), plural(len(servers), "server", "servers"), len(queries), plural(len(queries), "query", "queries"), opts.parallel)
+
+	bar := newProgress(opts.io.ErrOut, IsTerminal(opts.io.ErrOut))
+	rep, runErr := verify.Run(ctx, runner, sim, queries, verify.Options{
+		Parallel: opts.parallel, Timeout: opts.timeout,
+		Progress: func(done, total int, o verify.Outcome) { bar.update(done, total, o) },
+	})
+	bar.finish()
+	rep.Client = "claude " + release
+	if opts.format == "json" {
+		if err := writeJSON(opts.io.Out, rep); err != nil {
+			return err
+		}
+	} else if err := writeVerifyText(opts.io.Out, rep); err != nil {
+		return err
+	}
+	if opts.bundle != "" {
+		cb, err := json.Marshal(map[string]any{"servers": servers})
+		if err != nil {
+			return err
+		}
+		command := fmt.Sprintf("toolfind verify --client %s --catalog %s --queries %s", prof.ID, verify.BundleCatalog, verify.BundleQueries)
+		if err := verify.WriteBundle(opts.bundle, verify.Bundle{Catalog: cb, Report: rep, Command: command}); err != nil {
+			return fmt.Errorf("--bundle: %w", err)
+		}
+		fmt.Fprintf(errOut, "toolfind: reproduction written to %s\n", opts.bundle)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	switch {
+	case rep.Mismatch > 0:
+		return checkFailed(errors.New(rep.Summary()))
+	case rep.Failed > 0:
+		return liveError(errors.New(rep.Summary()))
+	}
+	return nil
+}
+
+// claudeProfile finds the claude package's profile by version.
+func claudeProfile(version string) (claude.Profile, bool) {
+	for _, p := range []claude.Profile{claude.V2_1_332, claude.V2_1_329, claude.V2_1_328, claude.V2_1_283, claude.V2_1_88} {
+		if p.Version == version {
+			return p, true
+		}
+	}
+	return claude.Profile{}, false
+}
+
+// writeVerifyText prints each query's real and simulated tools, the
+// verdict with the first difference, and the summary line. Every text from
+// the catalog, the queries or the client is escaped (safetext).
+func writeVerifyText(w io.Writer, rep *verify.Report) error {
+	sw := safetext.NewWriter(w)
+	n := len(rep.Outcomes)
+	for i, o := range rep.Outcomes {
+		verdict := "match"
+		switch {
+		case o.Error != "":
+			verdict = "FAILED"
+		case !o.Match:
+			verdict = "MISMATCH"
+		}
+		limit := "default max_results"
+		if o.Query.Limit > 0 {
+			limit = fmt.Sprintf("max_results %d", o.Query.Limit)
+		}
+		fmt.Fprintf(sw, "[%d/%d] %s  %q (%s, %.1fs)\n", i+1, n, verdict, o.Query.Text, limit, o.Elapsed.Seconds())
+		if o.Real != nil {
+			fmt.Fprintf(sw, "  real:      %s\n", answerText(*o.Real))
+		}
+		if o.Simulated != nil {
+			fmt.Fprintf(sw, "  simulated: %s\n", answerText(*o.Simulated))
+		}
+		switch {
+		case o.Error != "":
+			fmt.Fprintf(sw, "  error: %s\n", o.Error)
+		case !o.Match:
+			fmt.Fprintf(sw, "  first difference: %s\n", o.Diff)
+		}
+	}
+	fmt.Fprintln(sw, rep.Summary())
+	return sw.Flush()
+}
+
+func answerText(a verify.Answer) string {
+	if len(a.Tools) > 0 {
+		return verify.FormatTools(a.Tools)
+	}
+	return fmt.Sprintf("(none) %q", a.Text)
+}
+
+// progress draws "verify [=====>    ] 12/48  11 match, 1 mismatch" on a
+// terminal; elsewhere it prints nothing (the report follows).
+type progress struct {
+	w        io.Writer
+	on       bool
+	mismatch int
+	failed   int
+}
+
+func newProgress(w io.Writer, terminal bool) *progress { return &progress{w: w, on: terminal} }
+
+func (p *progress) update(done, total int, o verify.Outcome) {
+	switch {
+	case o.Error != "":
+		p.failed++
+	case !o.Match:
+		p.mismatch++
+	}
+	if !p.on {
+		return
+	}
+	const width = 30
+	fill := width * done / max(total, 1)
+	bar := strings.Repeat("=", fill) + strings.Repeat(" ", width-fill)
+	fmt.Fprintf(p.w, "\rverify [%s] %d/%d  %d match, %d mismatch, %d failed", bar, done, total, done-p.mismatch-p.failed, p.mismatch, p.failed)
+}
+
+func (p *progress) finish() {
+	if p.on {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,82 @@
+package verify
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// maxQueryLine bounds one line of a query file.
+const maxQueryLine = 16 << 20
+
+// ReadQueries reads a query file (see the package documentation).
+func ReadQueries(path string) ([]Query, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseQueries(path, f)
+}
+
+// ParseQueries reads JSON Lines queries from r; name labels errors as
+// name:line: field: problem. Blank lines and lines starting with '#' are
+// skipped. An empty file is an error.
+func ParseQueries(name string, r io.Reader) ([]Query, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxQueryLine)
+	var out []Query
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		if len(b) == 0 || b[0] == '#' {
+			continue
+		}
+		q, err := parseQuery(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		q.Line = line
+		out = append(out, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w (a line may hold at most %d bytes)", name, err, maxQueryLine)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no queries", name)
+	}
+	return out, nil
+}
+
+func parseQuery(b []byte) (Query, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Query{}, fmt.Errorf("not a JSON object: %v", err)
+	}
+	var q Query
+	raw, ok := m["query"]
+	if !ok {
+		return Query{}, fmt.Errorf(`"query": missing`)
+	}
+	if err := json.Unmarshal(raw, &q.Text); err != nil {
+		return Query{}, fmt.Errorf(`"query": must be a string`)
+	}
+	for _, key := range []string{"max_results", "limit"} {
+		raw, ok := m[key]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil || n < 1 {
+			return Query{}, fmt.Errorf("%q: %s is not a whole number of 1 or more", key, raw)
+		}
+		q.Limit = n
+		break
+	}
+	return q, nil
+}
