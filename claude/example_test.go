@@ -79,3 +79,16 @@ func ExampleSimulator_Search_failedList() {
 	// 2.1.332: No matching deferred tools found. Note: these MCP servers are connected, but listing their tools failed, so their tools are unavailable for now: broken. Treat this as a failure to load their tools — do not conclude the server has no tools.
 	// 2.1.328: No matching deferred tools found
 }
+
+// A release without a profile of its own is answered by the newest
+// profile not newer than it (specs/claude.md §0).
+func Example_releases() {
+	p, r, _ := search.LookupRelease("claude@2.1.330")
+	fmt.Println(p.ID)
+	fmt.Println(r.Note)
+	fmt.Println(search.Coverage(p))
+	// Output:
+	// claude@2.1.329
+	// claude@2.1.330 uses profile claude@2.1.329, the newest profile not newer than 2.1.330 (it covers 2.1.329 – 2.1.331)
+	// 2.1.329 – 2.1.331
+}

@@ -1,0 +1,15 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain lets this test binary serve as `toolfind mcp-stub`, the stub
+// MCP server that verify starts (it runs os.Executable() mcp-stub FILE).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "mcp-stub" {
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}

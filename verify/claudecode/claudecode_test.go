@@ -1,0 +1,349 @@
+package claudecode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolfind/toolfind/claude"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/verify"
+	"github.com/toolfind/toolfind/verify/mcpstub"
+)
+
+// stubEnv makes this test binary act as the stub MCP server (TestMain),
+// as the toolfind binary does with `toolfind mcp-stub`.
+const stubEnv = "TOOLFIND_TEST_MCPSTUB"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(stubEnv) == "1" {
+		os.Exit(mcpstub.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+var (
+	fakeMu    sync.Mutex
+	fakeBins  = map[string]string{}
+	fakeBuild string
+)
+
+// fakeClaude builds testdata/fakeclaude reporting the given version, once
+// per version per test run.
+func fakeClaude(t *testing.T, version string) string {
+	t.Helper()
+	fakeMu.Lock()
+	defer fakeMu.Unlock()
+	if p, ok := fakeBins[version]; ok {
+		return p
+	}
+	if fakeBuild == "" {
+		dir, err := os.MkdirTemp("", "toolfind-fakeclaude-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fakeBuild = dir
+	}
+	p := filepath.Join(fakeBuild, "claude-"+version)
+	cmd := exec.Command("go", "build", "-o", p, "-ldflags", "-X main.version="+version, "./testdata/fakeclaude")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the fake client: %v\n%s", err, out)
+	}
+	fakeBins[version] = p
+	return p
+}
+
+func runner(t *testing.T, bin string, cat *corpus.Catalog) *Runner {
+	t.Helper()
+	servers, err := mcpstub.FromCatalog(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Runner{Binary: bin, Servers: servers, StubCommand: []string{os.Args[0]}, StubEnv: map[string]string{stubEnv: "1"}}
+}
+
+// failedList is the demo catalog plus a server whose tools/list fails
+// Claude Code's validation ("properties": null, spec §2).
+func failedList(t *testing.T) *corpus.Catalog {
+	t.Helper()
+	cat := corpus.Demo()
+	servers, diags, err := corpus.ParseCatalog("broken.json", []byte(`{"server":"broken","tools":[{"name":"t","inputSchema":{"type":"object","properties":null}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.AddParsed(servers, diags); err != nil {
+		t.Fatal(err)
+	}
+	cat.Revalidate()
+	return cat
+}
+
+var demoQueries = []verify.Query{
+	{Text: "invoice"},                 // max_results left out: the client's default 5
+	{Text: "billing", Limit: 10},      // a tie in pool order
+	{Text: "zzzqqq"},                  // the failed-list note
+	{Text: "customer_lookup"},         // note + the always-loaded reminder
+	{Text: "select:ledger,add_notes"}, // select: in name order
+	{Text: "notes"},                   // built-ins take slots
+}
+
+func TestVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the fake client")
+	}
+	got, err := Version(context.Background(), fakeClaude(t, "2.1.330"))
+	if err != nil || got != "2.1.330" {
+		t.Errorf("Version = %q, %v", got, err)
+	}
+	junk := filepath.Join(t.TempDir(), "junk")
+	os.WriteFile(junk, []byte("#!/bin/sh\necho 'Claude Code, latest'\n"), 0o755)
+	if _, err := Version(context.Background(), junk); err == nil || !strings.Contains(err.Error(), `"Claude Code, latest" does not start with a release number`) {
+		t.Errorf("junk version: %v", err)
+	}
+	if _, err := Version(context.Background(), filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing binary accepted")
+	}
+}
+
+func TestInput(t *testing.T) {
+	for _, tt := range []struct {
+		q    verify.Query
+		want string
+	}{
+		{verify.Query{Text: "invoice"}, `{"query":"invoice"}`},
+		{verify.Query{Text: "a <b>", Limit: 3}, `{"max_results":3,"query":"a \u003cb\u003e"}`},
+	} {
+		if got := string(Input(tt.q)); got != tt.want {
+			t.Errorf("Input(%+v) = %s, want %s", tt.q, got, tt.want)
+		}
+	}
+}
+
+// TestFakeClientMatches: the whole loop (stub servers, emulated model API,
+// the client's next request) with a client that answers as the simulator.
+func TestFakeClientMatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fake client")
+	}
+	cat := failedList(t)
+	r := runner(t, fakeClaude(t, "2.1.332"), cat)
+	rep, err := verify.Run(context.Background(), r, claude.New(cat, claude.V2_1_332, claude.DefaultOptions()), demoQueries, verify.Options{Parallel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Client = "claude 2.1.332"
+	if rep.Summary() != "claude 2.1.332: 6/6 match (profile claude@2.1.332)" {
+		for _, o := range rep.Outcomes {
+			t.Logf("%+v real %+v sim %+v", o, o.Real, o.Simulated)
+		}
+		t.Fatal(rep.Summary())
+	}
+	want := [][]string{
+		{"mcp__billing__invoice_lookup", "mcp__billing__findInvoice", "mcp__billing__export", "mcp__billing__digest"},
+		{"mcp__billing__digest", "mcp__billing__export", "mcp__billing__findInvoice", "mcp__billing__invoice_lookup", "mcp__billing__ledger", "mcp__accounts__add_notes"},
+		{},
+		{},
+		{"mcp__billing__ledger", "mcp__accounts__add_notes"},
+		{"mcp__accounts__add_notes", "WebFetch", "WebSearch"},
+	}
+	for i, o := range rep.Outcomes {
+		if fmt.Sprint(o.Real.Tools) != fmt.Sprint(want[i]) {
+			t.Errorf("%q: real %q, want %q", o.Query.Text, o.Real.Tools, want[i])
+		}
+	}
+	note := "No matching deferred tools found. Note: these MCP servers are connected, but listing their tools failed, so their tools are unavailable for now: broken. Treat this as a failure to load their tools — do not conclude the server has no tools."
+	if rep.Outcomes[2].Real.Text != note || rep.Outcomes[3].Real.Text != note+"\n\n<system-reminder>\nAlready available in this conversation: mcp__billing__customer_lookup. Call it directly.\n</system-reminder>" {
+		t.Errorf("texts:\n%q\n%q", rep.Outcomes[2].Real.Text, rep.Outcomes[3].Real.Text)
+	}
+}
+
+// TestWrongSimulationMismatches: a deliberately wrong, test-only profile
+// (descriptions cut to 8 characters) and the 2.1.328 profile (no note)
+// against a client that answers as 2.1.332; and a client that disagrees
+// with the simulation (the fake's "reverse" mode).
+func TestWrongSimulationMismatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fake client")
+	}
+	cat := failedList(t)
+	wrong := claude.V2_1_332
+	wrong.Version, wrong.ListCap = "0-test-wrong", 8
+	tests := []struct {
+		name  string
+		sim   search.Simulator
+		mode  string
+		query verify.Query
+		diff  string
+	}{
+		// digest scores only by "invoice" in its description, cut away at 8.
+		{"wrong cap", claude.New(cat, wrong, claude.DefaultOptions()), "", verify.Query{Text: "invoice"},
+			"real has 4 tools, simulated 3: real #4 mcp__billing__digest is missing"},
+		{"no note in 2.1.328", claude.New(cat, claude.V2_1_328, claude.DefaultOptions()), "", verify.Query{Text: "zzz"},
+			`no tools; text differs at character 33: real ". Note: these MCP servers are connected,…", simulated ""`},
+		{"client reverses", claude.New(cat, claude.V2_1_332, claude.DefaultOptions()), "reverse", verify.Query{Text: "invoice"},
+			"position 1: real mcp__billing__digest, simulated mcp__billing__invoice_lookup"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runner(t, fakeClaude(t, "2.1.332"), cat)
+			if tt.mode != "" {
+				r.Env = []string{"FAKE_CLAUDE_MODE=" + tt.mode}
+			}
+			rep, err := verify.Run(context.Background(), r, tt.sim, []verify.Query{tt.query}, verify.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := rep.Outcomes[0]; rep.Mismatch != 1 || o.Match || o.Diff != tt.diff {
+				t.Errorf("outcome %+v\ndiff %q\nwant %q", o, o.Diff, tt.diff)
+			}
+		})
+	}
+}
+
+func TestClientFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fake client")
+	}
+	cat := corpus.Demo()
+	sim := claude.New(cat, claude.V2_1_332, claude.DefaultOptions())
+	for _, tt := range []struct {
+		mode    string
+		timeout time.Duration
+		want    string
+	}{
+		{"crash", 0, "claude made no model request; claude: exit status 1; stderr: fakeclaude: crashed on purpose"},
+		{"no-toolsearch", 0, "no model request offered ToolSearch (tool search off?); tools offered: Read"},
+		{"error", 0, "the client reported a tool error: InputValidationError: on purpose"},
+		{"hang", 2 * time.Second, "timed out after 2s: context deadline exceeded"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			r := runner(t, fakeClaude(t, "2.1.332"), cat)
+			r.Env = []string{"FAKE_CLAUDE_MODE=" + tt.mode}
+			start := time.Now()
+			rep, err := verify.Run(context.Background(), r, sim, []verify.Query{{Text: "invoice"}}, verify.Options{Timeout: tt.timeout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := rep.Outcomes[0]; rep.Failed != 1 || !strings.HasPrefix(o.Error, tt.want) {
+				t.Errorf("error %q, want prefix %q", o.Error, tt.want)
+			}
+			if tt.mode == "hang" && time.Since(start) > time.Minute {
+				t.Error("the hanging client was not killed at the timeout")
+			}
+		})
+	}
+}
+
+// TestIsolationAndCleanup: the client sees a throwaway HOME and config
+// folder and none of the caller's environment but PATH; once the answer is
+// in and the grace period over, the client and its stub servers are
+// killed and the folder removed.
+func TestIsolationAndCleanup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fake client")
+	}
+	t.Setenv("TOOLFIND_TEST_SENTINEL", "must-not-leak")
+	repPath := filepath.Join(t.TempDir(), "report.json")
+	r := runner(t, fakeClaude(t, "2.1.332"), corpus.Demo())
+	r.Env = []string{"FAKE_CLAUDE_MODE=linger", "FAKE_CLAUDE_REPORT=" + repPath}
+	r.Grace = 200 * time.Millisecond
+	a, err := r.Run(context.Background(), verify.Query{Text: "invoice", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(a.Tools) != "[mcp__billing__invoice_lookup mcp__billing__findInvoice]" {
+		t.Errorf("answer %q", a.Tools)
+	}
+	var seen struct {
+		Home     string   `json:"home"`
+		Env      []string `json:"env"`
+		StubPIDs []int    `json:"stub_pids"`
+	}
+	data, err := os.ReadFile(repPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(data, &seen)
+	if home, _ := os.UserHomeDir(); seen.Home == "" || seen.Home == home || !strings.HasPrefix(seen.Home, os.TempDir()) {
+		t.Errorf("client HOME %q", seen.Home)
+	}
+	for _, kv := range seen.Env {
+		if strings.Contains(kv, "must-not-leak") {
+			t.Errorf("caller's environment leaked: %s", kv)
+		}
+	}
+	if len(seen.StubPIDs) != 5 {
+		t.Fatalf("stub PIDs %v, want one per demo server (5)", seen.StubPIDs)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range seen.StubPIDs {
+		for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("stub %d still running (%v)", pid, err)
+		}
+	}
+	if _, err := os.Stat(seen.Home); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("throwaway folder %s left behind (%v)", seen.Home, err)
+	}
+}
+
+// TestWithoutBuiltins: --claude-builtins=false is the real client with
+// Claude Code's deferred built-ins disallowed.
+func TestWithoutBuiltins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fake client")
+	}
+	cat := corpus.Demo()
+	r := runner(t, fakeClaude(t, "2.1.332"), cat)
+	r.Args = []string{"--disallowedTools", strings.Join(claude.DeferredBuiltins(claude.V2_1_332), ",")}
+	rep, err := verify.Run(context.Background(), r, claude.New(cat, claude.V2_1_332, claude.Options{}), []verify.Query{{Text: "notes"}}, verify.Options{})
+	if err != nil || rep.Matched != 1 || fmt.Sprint(rep.Outcomes[0].Real.Tools) != "[mcp__accounts__add_notes]" {
+		t.Errorf("%v %+v", err, rep.Outcomes)
+	}
+}
+
+// TestRealClaudeCode runs an installed Claude Code when
+// TOOLFIND_CLAUDE_BIN names it; its version picks the profile.
+func TestRealClaudeCode(t *testing.T) {
+	bin := os.Getenv("TOOLFIND_CLAUDE_BIN")
+	if bin == "" {
+		t.Skip("set TOOLFIND_CLAUDE_BIN to a Claude Code executable to run this test")
+	}
+	release, err := Version(context.Background(), bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, res, err := search.LookupRelease("claude@" + release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Claude Code %s, profile %s %s%s", release, p.ID, res.Note, res.Warning)
+	cat := failedList(t)
+	sim, err := search.Build(p, cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := verify.Run(context.Background(), runner(t, bin, cat), sim, demoQueries, verify.Options{Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Client = "claude " + release
+	for _, o := range rep.Outcomes {
+		if !o.Match {
+			t.Errorf("%q: %s%s", o.Query.Text, o.Diff, o.Error)
+		}
+	}
+	t.Log(rep.Summary())
+}
