@@ -3,8 +3,10 @@ package lint
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/toolfind/toolfind/claude"
@@ -79,7 +81,7 @@ type searcher struct {
 	name string
 }
 
-func findability(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *locator, cfg Config) ([]*Finding, error) {
+func findability(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *locator, cfg Config, cut cutReports) ([]*Finding, error) {
 	var searchers []searcher
 	var claudeSim search.Simulator
 	for _, name := range searchOrder {
@@ -95,82 +97,129 @@ func findability(ctx context.Context, cat *corpus.Catalog, sims []search.Simulat
 			break
 		}
 	}
-	var out []*Finding
+	// Each client's default limit, as its answer to a default search says.
+	limits := make([]int, len(searchers))
+	for i, s := range searchers {
+		res, err := s.sim.Search(ctx, search.Query{Text: "limit"})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.sim.Client(), err)
+		}
+		limits[i] = res.Limit
+	}
 	tools := cat.UniqueTools()
-	for _, t := range tools {
+	// The searches run in parallel (Search is safe for concurrent use);
+	// findings are collected per tool and emitted in catalog order.
+	searched := make([][]*Finding, len(tools))
+	if cfg.enabled(RuleNotFound) || cfg.enabled(RuleTie) || cfg.enabled(RuleBuiltinOutranks) {
+		var wg sync.WaitGroup
+		var firstErr error
+		var mu sync.Mutex
+		next := make(chan int)
+		for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					words := NameWords(tools[i].Name)
+					if len(words) == 0 {
+						continue
+					}
+					fs, err := searchRules(ctx, tools[i], strings.Join(words, " "), searchers, limits, cfg)
+					if err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
+						continue
+					}
+					searched[i] = fs
+				}
+			}()
+		}
+		for i := range tools {
+			if ctx.Err() != nil {
+				break
+			}
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		if firstErr != nil {
+			return nil, firstErr
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+	}
+	var out []*Finding
+	for i, t := range tools {
 		s := cat.Server(t.Server)
-		w := where{server: s, tool: t, def: defNumber(dd, s, t), path: []string{"name"}}
-		words := NameWords(t.Name)
-		if len(words) == 0 {
-			continue
-		}
-		q := strings.Join(words, " ")
-		if cfg.enabled(RuleNotFound) || cfg.enabled(RuleTie) || cfg.enabled(RuleBuiltinOutranks) {
-			fs, err := searchRules(ctx, t, q, searchers, cfg)
-			if err != nil {
-				return nil, err
-			}
-			for _, f := range fs {
-				f.Location = loc.locate(w)
-				out = append(out, f)
-			}
+		def := defNumber(dd, s, t)
+		for _, f := range searched[i] {
+			f.Location = loc.locate(where{server: s, tool: t, def: def, path: []string{"name"}})
+			out = append(out, f)
 		}
 		if claudeSim != nil && cfg.enabled(RuleNameUnrelated) {
 			if f := nameUnrelated(t, claudeSim); f != nil {
-				f.Location = loc.locate(where{server: s, tool: t, def: w.def, path: []string{"description"}})
+				f.Location = loc.locate(where{server: s, tool: t, def: def, path: []string{"description"}})
 				out = append(out, f)
 			}
 		}
 	}
 	if cfg.enabled(RuleCutDistinct) {
-		out = append(out, cutDistinct(cat, sims, dd, loc)...)
+		out = append(out, cutDistinct(cat, sims, dd, loc, cut)...)
 	}
 	return out, nil
 }
 
 // searchRules runs own-name-not-found, own-name-tie and builtin-outranks
-// for one tool.
-func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []searcher, cfg Config) ([]*Finding, error) {
+// for one tool. Each client is searched once, for TieLimit results; the
+// tool is "returned" when its best rank is within the client's default
+// limit (limits[i], learnt from a default search).
+func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []searcher, limits []int, cfg Config) ([]*Finding, error) {
 	id := t.ID()
 	var out []*Finding
 	var misses []Consequence
 	found := false
-	tiedEverywhere, tieChecked := true, false
+	tiedEverywhere, tieChecked := cfg.enabled(RuleTie), false
 	var ties []Consequence
 	shownAnywhere := false
-	for _, s := range searchers {
-		if s.view != nil {
-			if _, ok := s.view.View(id); !ok {
-				continue // dropped or hidden: reported by the client's own rule
-			}
+	for i, s := range searchers {
+		needTie := tiedEverywhere
+		needBuiltin := s.name == "claude" && cfg.enabled(RuleBuiltinOutranks)
+		if found && !needTie && !needBuiltin {
+			break
 		}
-		shownAnywhere = true
-		needTie := cfg.enabled(RuleTie) && tiedEverywhere
-		if found && !needTie && !(s.name == "claude" && cfg.enabled(RuleBuiltinOutranks)) {
-			continue
-		}
-		res, err := s.sim.Search(ctx, search.Query{Text: q, Limit: TieLimit})
-		if err != nil {
-			return nil, fmt.Errorf("%s: searching %q: %w", s.sim.Client(), q, err)
-		}
-		def, err := s.sim.Search(ctx, search.Query{Text: q})
+		// The default limit first; TieLimit results only when the tool is
+		// past it or its tie may run past it.
+		res, err := s.sim.Search(ctx, search.Query{Text: q, Limit: limits[i]})
 		if err != nil {
 			return nil, fmt.Errorf("%s: searching %q: %w", s.sim.Client(), q, err)
 		}
 		hit, ok := res.Find(id)
-		if _, inDefault := def.Find(id); inDefault {
+		if !ok || (needTie && tieMayGrow(res, hit)) {
+			if res, err = s.sim.Search(ctx, search.Query{Text: q, Limit: TieLimit}); err != nil {
+				return nil, fmt.Errorf("%s: searching %q: %w", s.sim.Client(), q, err)
+			}
+			hit, ok = res.Find(id)
+		}
+		if !ok && s.view != nil {
+			if _, shown := s.view.View(id); !shown {
+				continue // dropped or hidden: reported by the client's own rule
+			}
+		}
+		shownAnywhere = true
+		if ok && hit.Rank <= limits[i] {
 			found = true
 		} else {
 			effect := fmt.Sprintf("does not return it for %q", q)
 			if ok {
-				effect = fmt.Sprintf("ranks it %d for %q, past its limit of %d", hit.Rank, q, def.Limit)
+				effect = fmt.Sprintf("ranks it %d for %q, past its limit of %d", hit.Rank, q, limits[i])
 			}
 			misses = append(misses, Consequence{Clients: []string{s.sim.Client().String()}, Effect: effect, Tools: []corpus.ToolID{id}})
 		}
-		if s.name == "claude" && ok && cfg.enabled(RuleBuiltinOutranks) {
+		if needBuiltin && ok {
 			var above []string
 			for _, h := range res.Hits {
 				if h.Rank >= hit.Rank {
@@ -213,6 +262,17 @@ func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []sear
 			Consequences: ties})
 	}
 	return out, nil
+}
+
+// tieMayGrow reports whether more results could join hit's tie: the
+// result is full and its last hit has hit's score (or the client reports a
+// tie band reaching the end).
+func tieMayGrow(res search.Result, hit search.Hit) bool {
+	if len(res.Hits) == 0 || len(res.Hits) < res.Limit {
+		return false
+	}
+	last := res.Hits[len(res.Hits)-1]
+	return last.Score == hit.Score || hit.RankWorst >= len(res.Hits)
 }
 
 // tieBand counts the hits that share hit's score (RankWorst when the
@@ -270,9 +330,39 @@ func nameUnrelated(t *corpus.Tool, sim search.Simulator) *Finding {
 			Effect: "lists only the name until ToolSearch loads the tool, so its model cannot tell what it does", Tools: []corpus.ToolID{t.ID()}}}}
 }
 
+// cutReports are, per client, the tools whose description it reported cut
+// (claude-description-cut, grok-description-cut, …).
+type cutReports map[string]map[corpus.ToolID]bool
+
+// cutCodes are the client codes that report a cut description.
+var cutCodes = map[string]bool{"claude-description-cut": true, "claude-description-cut-loaded": true, "grok-description-cut": true, "codex-plugin-description-cut": true}
+
+func (c cutReports) any(id corpus.ToolID) bool {
+	for _, m := range c {
+		if m[id] {
+			return true
+		}
+	}
+	return false
+}
+
+func collectCuts(ds []corpus.Diagnostic) cutReports {
+	out := cutReports{}
+	for _, d := range ds {
+		if cutCodes[d.Code] {
+			if out[d.Client] == nil {
+				out[d.Client] = map[corpus.ToolID]bool{}
+			}
+			out[d.Client][corpus.NewToolID(d.Server, d.Tool)] = true
+		}
+	}
+	return out
+}
+
 // cutDistinct finds descriptions whose distinguishing words (in no sibling
-// tool's description) are all missing from what a client shows.
-func cutDistinct(cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *locator) []*Finding {
+// tool's description) are all missing from what a client that reported
+// cutting the description shows.
+func cutDistinct(cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *locator, cut cutReports) []*Finding {
 	var out []*Finding
 	for _, s := range cat.Servers {
 		var firsts []*corpus.Tool
@@ -293,6 +383,9 @@ func cutDistinct(cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *loc
 			}
 		}
 		for i, t := range firsts {
+			if !cut.any(t.ID()) {
+				continue
+			}
 			var dist []string
 			for w := range words[i] {
 				if count[w] == 1 {
@@ -306,10 +399,7 @@ func cutDistinct(cat *corpus.Catalog, sims []search.Simulator, dd defs, loc *loc
 			var cons []Consequence
 			for _, sim := range sims {
 				v, ok := sim.(search.Viewer)
-				if !ok || sim.Client().Name == "opencode-codemode" {
-					// OpenCode code mode's catalog line is a by-design cut of
-					// the first line (catalog-line-cut); its search() shows
-					// the whole description.
+				if !ok || !cut[sim.Client().String()][t.ID()] {
 					continue
 				}
 				view, ok := v.View(t.ID())

@@ -127,7 +127,7 @@ func Run(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, opts
 	if cfg.enabled(RuleInjection) || cfg.enabled(RuleHiddenUnicode) || cfg.enabled(RuleEncoded) {
 		findings = append(findings, textFindings(cat, dd, keep, loc)...)
 	}
-	ff, err := findability(ctx, cat, sims, dd, loc, cfg)
+	ff, err := findability(ctx, cat, sims, dd, loc, cfg, collectCuts(diags))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolfind/toolfind/search"
 )
 
 // TextHit is one piece of text aimed at the model rather than at
@@ -36,18 +38,19 @@ func (h TextHit) String() string {
 // is checked for zero matches over the 15 real catalogs of ../shared
 // (TestNoFalsePositivesOnRealCatalogs).
 var phrasePatterns = []struct {
-	kind string
-	re   *regexp.Regexp
+	kind    string
+	anchors []string // a lowercased text without any of these cannot match
+	re      *regexp.Regexp
 }{
-	{"override", regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages)\b`)},
-	{"override", regexp.MustCompile(`(?i)</?(?:system|important|instructions?|admin)>`)},
-	{"override", regexp.MustCompile(`(?i)\b(?:reveal|print|show|output|repeat|leak)\s+(?:your|the)\s+system\s+prompt\b`)},
-	{"secrecy", regexp.MustCompile(`(?i)\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|mention|reveal|disclose|alert)\b[^.;]{0,40}?\b(?:the\s+)?user\b`)},
-	{"secrecy", regexp.MustCompile(`(?i)\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b`)},
-	{"secrecy", regexp.MustCompile(`(?i)\b(?:keep|hide)\s+(?:this|it)\s+(?:secret\s+)?from\s+the\s+user\b`)},
-	{"consent", regexp.MustCompile(`(?i)\bthe\s+user\s+(?:has\s+)?already\s+(?:agreed|approved|consented|confirmed|authori[sz]ed|accepted|given\s+(?:consent|permission))\b`)},
-	{"consent", regexp.MustCompile(`(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for|prompting)\b[^.;]{0,30}?\b(?:confirmation|permission|consent|approval)\b`)},
-	{"consent", regexp.MustCompile(`(?i)\b(?:no\s+need\s+to|do\s+not|don't|never)\s+(?:ask|check\s+with|confirm\s+with)\s+the\s+user\b`)},
+	{"override", []string{"ignore", "disregard", "forget", "override"}, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages)\b`)},
+	{"override", []string{"<"}, regexp.MustCompile(`(?i)</?(?:system|important|instructions?|admin)>`)},
+	{"override", []string{"system"}, regexp.MustCompile(`(?i)\b(?:reveal|print|show|output|repeat|leak)\s+(?:your|the)\s+system\s+prompt\b`)},
+	{"secrecy", []string{"user"}, regexp.MustCompile(`(?i)\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|mention|reveal|disclose|alert)\b[^.;]{0,40}?\b(?:the\s+)?user\b`)},
+	{"secrecy", []string{"without"}, regexp.MustCompile(`(?i)\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b`)},
+	{"secrecy", []string{"from the user"}, regexp.MustCompile(`(?i)\b(?:keep|hide)\s+(?:this|it)\s+(?:secret\s+)?from\s+the\s+user\b`)},
+	{"consent", []string{"already"}, regexp.MustCompile(`(?i)\bthe\s+user\s+(?:has\s+)?already\s+(?:agreed|approved|consented|confirmed|authori[sz]ed|accepted|given\s+(?:consent|permission))\b`)},
+	{"consent", []string{"without"}, regexp.MustCompile(`(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for|prompting)\b[^.;]{0,30}?\b(?:confirmation|permission|consent|approval)\b`)},
+	{"consent", []string{"the user"}, regexp.MustCompile(`(?i)\b(?:no\s+need\s+to|do\s+not|don't|never)\s+(?:ask|check\s+with|confirm\s+with)\s+the\s+user\b`)},
 }
 
 // Call orders: an order to call a named tool of the catalog ahead of
@@ -57,7 +60,6 @@ var phrasePatterns = []struct {
 var (
 	callBeforeAll = regexp.MustCompile(`(?i)\b(?:always|first|must|should)\b[^.;]{0,30}?\b(?:call|invoke|run|use|execute)\s+` + "`?" + `([A-Za-z0-9_.-]+)` + "`?" + `(?:\(\))?[^.;]{0,60}?\b(?:before|prior\s+to)\s+(?:any|every|all)\s+(?:other\s+)?(?:tools?|actions?|requests?|calls?|steps?)\b`)
 	callBeforeUse = regexp.MustCompile(`(?i)\bbefore\s+(?:using|calling|invoking|running)\s+(?:this|any)\s+tool,?\s+(?:you\s+must\s+|always\s+|first\s+)?(?:call|invoke|run|use|execute)\s+` + "`?" + `([A-Za-z0-9_.-]+)`)
-	base64Run     = regexp.MustCompile(`[A-Za-z0-9+/]{32,}={0,2}`)
 )
 
 // ScanText returns the model-directed pieces of one text, in order of
@@ -66,13 +68,30 @@ var (
 func ScanText(text, self string, tools map[string]bool) []TextHit {
 	var hits []TextHit
 	off := func(byteIdx int) int { return utf8.RuneCountInString(text[:byteIdx]) }
+	lower := strings.ToLower(text)
+	has := func(anchors ...string) bool {
+		for _, a := range anchors {
+			if strings.Contains(lower, a) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, p := range phrasePatterns {
+		if !has(p.anchors...) {
+			continue
+		}
 		for _, m := range p.re.FindAllStringIndex(text, -1) {
 			hits = append(hits, TextHit{Rule: RuleInjection, Kind: p.kind, Phrase: text[m[0]:m[1]], Offset: off(m[0])})
 		}
 	}
-	hits = append(hits, consentWithout(text, off)...)
+	if has("without") {
+		hits = append(hits, consentWithout(text, off)...)
+	}
 	for _, re := range []*regexp.Regexp{callBeforeAll, callBeforeUse} {
+		if !has("before", "prior to") {
+			break
+		}
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 			target := strings.TrimRight(text[m[2]:m[3]], ".")
 			if target == self || !tools[target] {
@@ -81,8 +100,10 @@ func ScanText(text, self string, tools map[string]bool) []TextHit {
 			hits = append(hits, TextHit{Rule: RuleInjection, Kind: "call-order", Phrase: text[m[0]:m[1]], Offset: off(m[0])})
 		}
 	}
-	hits = append(hits, hiddenUnicode(text)...)
-	for _, m := range base64Run.FindAllStringIndex(text, -1) {
+	if !isASCII(text) {
+		hits = append(hits, hiddenUnicode(text)...)
+	}
+	for _, m := range base64Runs(text) {
 		if s, ok := decodeBase64Text(text[m[0]:m[1]]); ok {
 			hits = append(hits, TextHit{Rule: RuleEncoded, Kind: "base64", Phrase: s, Offset: off(m[0])})
 		}
@@ -150,8 +171,48 @@ func hiddenUnicode(text string) []TextHit {
 	return hits
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func isZeroWidth(r rune) bool {
 	return r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF
+}
+
+// minBase64 is the shortest run of base64 characters looked at (24 bytes
+// of text).
+const minBase64 = 32
+
+// base64Runs finds the runs of at least minBase64 characters of
+// [A-Za-z0-9+/], each with up to two trailing "=".
+func base64Runs(text string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) {
+			c := text[i]
+			if c == '+' || c == '/' || search.IsWordByte(c) && c != '_' {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+		}
+		if start >= 0 && i-start >= minBase64 {
+			end := i
+			for k := 0; k < 2 && end < len(text) && text[end] == '='; k++ {
+				end++
+			}
+			out = append(out, [2]int{start, end})
+		}
+		start = -1
+	}
+	return out
 }
 
 // decodeBase64Text decodes a base64 run and keeps it when it spells text:
