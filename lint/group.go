@@ -141,6 +141,9 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			t, def = et, defNumber(dd, srv, et)
 		}
 		r.at = where{server: srv, tool: t, def: def, path: fieldPath(d.Field)}
+		if t != nil && len(r.at.path) == 0 {
+			r.at.path = []string{"name"} // a report on the whole tool points at its name
+		}
 		r.cause = r.at
 		switch {
 		case serverDrop[d.Code]:

@@ -72,6 +72,9 @@ func (r *Report) WriteText(w io.Writer, min corpus.Severity, verbose bool) error
 			continue
 		}
 		for _, o := range f.Occurrences {
+			if len(f.Occurrences) == 1 && o.Message == f.Cause {
+				continue // the finding's own line says it
+			}
 			who := o.Client
 			if who == "" {
 				who = "catalog"
