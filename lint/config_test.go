@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -90,6 +91,19 @@ func TestRulesDocumented(t *testing.T) {
 	for code, cr := range codeRule {
 		if !seen[cr.rule] {
 			t.Errorf("code %s maps to unknown rule %s", code, cr.rule)
+		}
+	}
+}
+
+// TestRulesInDocs: docs/lint-rules.md has a row for every rule.
+func TestRulesInDocs(t *testing.T) {
+	data, err := os.ReadFile("../docs/lint-rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules {
+		if !strings.Contains(string(data), "| `"+r.ID+"` |") {
+			t.Errorf("docs/lint-rules.md has no row for %s", r.ID)
 		}
 	}
 }
