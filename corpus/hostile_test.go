@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,5 +74,61 @@ func TestQueryLineTooLong(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: error %v\nwant %s", name, err, want)
 		}
+	}
+}
+
+// TestSchemaDepthLimit: a tool nesting exactly MaxSchemaDepth levels
+// loads; one level more is left out with an error diagnostic naming the
+// limit, and the rest of the catalog loads.
+func TestSchemaDepthLimit(t *testing.T) {
+	nested := func(k int) string { return strings.Repeat("[", k) + strings.Repeat("]", k) }
+	// The tool object is level 1, so inputSchema may nest 127 levels.
+	catalog := func(k int) []byte {
+		return []byte(`{"server":"d","tools":[{"name":"deep","inputSchema":` + nested(k) + `},{"name":"ok","inputSchema":{"type":"object"}}]}`)
+	}
+	servers, diags, err := ParseCatalog("d.json", catalog(MaxSchemaDepth-1))
+	if err != nil || len(servers[0].Tools) != 2 || len(diags) != 0 {
+		t.Fatalf("depth %d: %v, %d tools, %v", MaxSchemaDepth, err, len(servers[0].Tools), diags)
+	}
+	for _, k := range []int{MaxSchemaDepth, 9000} {
+		servers, diags, err = ParseCatalog("d.json", catalog(k))
+		if err != nil || len(servers[0].Tools) != 1 || servers[0].Tools[0].Name != "ok" {
+			t.Fatalf("depth %d: %v, tools %v", k+1, err, servers[0].Tools)
+		}
+		want := Diagnostic{Severity: Error, Code: CodeSchemaTooDeep, File: "d.json", Server: "d", Tool: "deep", Field: "inputSchema",
+			Message: `nests deeper than 128 levels of JSON arrays and objects, toolfind's limit (MaxSchemaDepth): tool "deep" is left out for every client; ` +
+				"clients print schemas back to the model with one indent per level, and Rust clients using serde_json refuse JSON nested deeper than 128 levels"}
+		if len(diags) != 1 || diags[0] != want {
+			t.Errorf("depth %d: diagnostics %+v\nwant %+v", k+1, diags, want)
+		}
+	}
+	// Over encoding/json's own limit the file is rejected, naming it: the
+	// prefix is 49 bytes and 3 levels deep, so the 9,998th "[" (column
+	// 49 + 9,998 = 10,047) is level 10,001.
+	_, _, err = ParseCatalog("d.json", []byte(`{"server":"d","tools":[{"name":"x","inputSchema":`+nested(10001)+`}]}`))
+	if want := "d.json:1:10047: JSON nested deeper than 10000 levels, the limit for catalog files (MaxJSONDepth)"; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+}
+
+// TestCatalogFileSizeLimit: a file over MaxCatalogBytes is refused before
+// it is parsed (a sparse file: nothing is written to disk).
+func TestCatalogFileSizeLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxCatalogBytes + 1); err != nil {
+		t.Skip("no sparse files:", err)
+	}
+	f.Close()
+	_, err = Load(p)
+	if want := p + ": the file is larger than 67108864 bytes (64 MiB), the limit for one catalog file"; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+	_, err = Load(filepath.Join(t.TempDir(), "absent.json"))
+	if err == nil || !strings.HasSuffix(err.Error(), "absent.json: stat: no such file or directory") && !strings.HasSuffix(err.Error(), "no such file or directory") {
+		t.Errorf("absent file: %v", err)
 	}
 }

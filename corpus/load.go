@@ -55,7 +55,7 @@ func Load(paths ...string) (*Catalog, error) {
 		}
 		files = append(files, fs...)
 	}
-	return loadFiles(os.ReadFile, files)
+	return loadFiles(readCatalogFile, files)
 }
 
 // LoadFS is Load over a file system (used for the embedded demo).
@@ -69,7 +69,7 @@ func loadFiles(read func(string) ([]byte, error), files []string) (*Catalog, err
 	for _, f := range files {
 		data, err := read(f)
 		if err != nil {
-			return nil, &LoadError{File: f, Err: err}
+			return nil, &LoadError{File: f, Err: unwrapPathError(err)}
 		}
 		servers, diags, err := ParseCatalog(f, data)
 		if err != nil {
@@ -279,6 +279,9 @@ func parseTool(file, server string, i int, raw json.RawMessage) (*Tool, []Diagno
 		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: file, Server: server, Field: field + ".name",
 			Message: "tool has no string name; skipped"}}
 	}
+	if d, deep := tooDeep(file, server, nameV.Str, v); deep {
+		return nil, []Diagnostic{d}
+	}
 	t := &Tool{Server: server, Name: nameV.Str, Raw: append(json.RawMessage(nil), raw...), Value: v}
 	var diags []Diagnostic
 	if d, ok := v.Get("description"); ok {
@@ -342,6 +345,10 @@ func unmarshalAt(file string, data []byte, v any) error {
 	case errors.As(err, &se):
 		// Offset counts the bytes read, the offending one included.
 		line, col := position(data, se.Offset-1)
+		if strings.HasSuffix(se.Error(), "exceeded max depth") {
+			return &LoadError{File: file, Line: line, Column: col,
+				Err: fmt.Errorf("JSON nested deeper than %d levels, the limit for catalog files (MaxJSONDepth)", MaxJSONDepth)}
+		}
 		return &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("invalid JSON: %v", se)}
 	case errors.As(err, &te):
 		line, col := position(data, te.Offset)

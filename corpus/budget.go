@@ -1,0 +1,106 @@
+package corpus
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/toolfind/toolfind/ojson"
+)
+
+// toolfind's limits on what it reads, so that every command costs time and
+// memory linear in its input, whatever a catalog, a server or a query file
+// holds. Each limit is named in the error or diagnostic that enforces it
+// and listed in the README.
+const (
+	// MaxCatalogBytes bounds one catalog file (64 MiB; the largest real
+	// catalogs are under 1 MiB).
+	MaxCatalogBytes = 64 << 20
+	// MaxJSONDepth is the nesting limit of encoding/json, which reads every
+	// catalog file: a file nested deeper is rejected whole.
+	MaxJSONDepth = 10000
+	// MaxSchemaDepth bounds how deeply a tool's JSON nests (its inputSchema,
+	// outputSchema, _meta…; the tool object is level 1). A deeper tool is
+	// left out of the catalog for every client, with an error diagnostic
+	// (CodeSchemaTooDeep): clients print schemas back to their models
+	// (Grok Build pretty-prints, one more indent per level), so the text
+	// the model reads grows with the square of the depth, and no real
+	// schema nests this deep. 128 is also serde_json's default recursion
+	// limit, with which Rust clients (Codex, Grok Build) decode messages;
+	// that those clients then fail the whole tools/list answer is not
+	// verified.
+	MaxSchemaDepth = 128
+)
+
+// CodeSchemaTooDeep is the diagnostic of a tool over MaxSchemaDepth.
+const CodeSchemaTooDeep = "schema-too-deep"
+
+// readCatalogFile reads a catalog file of at most MaxCatalogBytes.
+func readCatalogFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxCatalogBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxCatalogBytes {
+		return nil, fmt.Errorf("the file is larger than %d bytes (%d MiB), the limit for one catalog file", MaxCatalogBytes, MaxCatalogBytes>>20)
+	}
+	return data, nil
+}
+
+// unwrapPathError drops *fs.PathError's repeat of the path LoadError
+// already names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// depth returns how deeply v nests: 1 for a scalar or an empty container,
+// one more per level of arrays and objects. It stops counting at limit+1.
+func depth(v ojson.Value, limit int) int {
+	if limit < 0 {
+		return 1
+	}
+	d := 0
+	switch v.Kind {
+	case ojson.Array:
+		for _, e := range v.Array {
+			d = max(d, depth(e, limit-1))
+			if d > limit {
+				break
+			}
+		}
+	case ojson.Object:
+		for _, m := range v.Members {
+			d = max(d, depth(m.Value, limit-1))
+			if d > limit {
+				break
+			}
+		}
+	}
+	return d + 1
+}
+
+// tooDeep checks a tool against MaxSchemaDepth and returns the diagnostic
+// naming its first member that nests too deeply, if any.
+func tooDeep(file, server, name string, tool ojson.Value) (Diagnostic, bool) {
+	for _, m := range tool.Members {
+		// The tool object is level 1: a member may nest MaxSchemaDepth-1.
+		if depth(m.Value, MaxSchemaDepth-1) > MaxSchemaDepth-1 {
+			return Diagnostic{Severity: Error, Code: CodeSchemaTooDeep, File: file, Server: server, Tool: name, Field: m.Key,
+				Message: fmt.Sprintf("nests deeper than %d levels of JSON arrays and objects, toolfind's limit (MaxSchemaDepth): tool %q is left out for every client; "+
+					"clients print schemas back to the model with one indent per level, and Rust clients using serde_json refuse JSON nested deeper than 128 levels",
+					MaxSchemaDepth, name)}, true
+		}
+	}
+	return Diagnostic{}, false
+}
