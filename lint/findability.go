@@ -26,9 +26,12 @@ import (
 //     score (Grok's tie band, Claude's equal scores kept in pool order).
 //   - builtin-outranks: a Claude Code built-in comes before the tool in
 //     Claude's result for those words.
-//   - claude-name-unrelated: no part of the name (claude.md §1: split on
-//     whitespace, "_" and ".") is a whole word (search.ContainsWord, the
-//     JavaScript \b Claude uses) of the description's first sentence.
+//   - claude-name-unrelated: no word of the name (NameWords: the name as a
+//     model reads it in Claude's deferred list, claude.md background §2) is
+//     a whole word (search.ContainsWord, the JavaScript \b Claude matches
+//     with, claude.md §1) of the description's first sentence, nor, from
+//     3 letters on, inside its words run together ("appservice" matches
+//     "App Service", "get" matches "Gets").
 //   - distinguishing-words-cut: the description has words that no sibling
 //     tool of its server uses, and none of them is in what a client shows
 //     its model (search.Viewer) — they fell after that client's cut.
@@ -290,12 +293,6 @@ func tieBand(res search.Result, hit search.Hit) int {
 	return n
 }
 
-// claudeNameParts splits a tool name as Claude Code does for MCP tools
-// (claude.md §1): lowercased, on runs of whitespace, "_" or ".".
-func claudeNameParts(name string) []string {
-	return strings.FieldsFunc(search.JSLower(name), func(r rune) bool { return r == '_' || r == '.' || search.IsJSSpace(r) })
-}
-
 // firstSentence is the description up to the first ". ", "\n" or the end.
 func firstSentence(desc string) string {
 	end := len(desc)
@@ -314,13 +311,24 @@ func nameUnrelated(t *corpus.Tool, sim search.Simulator) *Finding {
 			return nil
 		}
 	}
+	if v, ok := t.MetaBool("anthropic/alwaysLoad"); ok && v {
+		return nil // loaded up front with its description (claude.md §2)
+	}
 	first := search.JSLower(firstSentence(t.Description))
 	if strings.TrimSpace(first) == "" {
 		return nil // description-missing says it
 	}
-	parts := claudeNameParts(t.Name)
+	parts := NameWords(t.Name)
+	squashed := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, first)
 	for _, p := range parts {
-		if search.ContainsWord(first, p) {
+		// A whole word; or, from 3 letters, inside the words run together
+		// ("appservice" in "App Service", "get" in "Gets").
+		if search.ContainsWord(first, p) || (len(p) >= 3 && strings.Contains(squashed, p)) {
 			return nil
 		}
 	}

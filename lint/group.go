@@ -396,6 +396,7 @@ func consequences(rs []raw, dd defs) []Consequence {
 	}
 	var clients []string
 	per := map[string]*acc{}
+	worst := map[string]corpus.Severity{}
 	for _, r := range rs {
 		if r.d.Client == "" {
 			continue
@@ -407,6 +408,9 @@ func consequences(rs []raw, dd defs) []Consequence {
 			clients = append(clients, r.d.Client)
 		}
 		a.msgs = append(a.msgs, r.d.Message)
+		if r.d.Severity > worst[r.d.Client] {
+			worst[r.d.Client] = r.d.Severity
+		}
 		if r.d.Tool != "" {
 			id := corpus.NewToolID(r.d.Server, r.d.Tool)
 			if len(a.tools) == 0 || !containsID(a.tools, id) {
@@ -414,6 +418,8 @@ func consequences(rs []raw, dd defs) []Consequence {
 			}
 		}
 	}
+	// The gravest consequence first (a rejection before a rename).
+	sort.SliceStable(clients, func(i, j int) bool { return worst[clients[i]] > worst[clients[j]] })
 	var out []Consequence
 	index := map[string]int{}
 	for _, c := range clients {

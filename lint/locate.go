@@ -193,6 +193,7 @@ func (l *locator) locate(w where) Location {
 	path := w.path
 	if w.tool == nil && base == "" && len(path) == 1 && path[0] == "name" {
 		path = []string{"server"} // {"server": NAME, "tools": [...]}
+		loc.Field = "server"
 	}
 	ptr := base + jsonpos.Pointer(path...)
 	for {

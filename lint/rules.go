@@ -188,7 +188,7 @@ var effects = map[string]string{
 	"claude-hidden":                  "hides",
 	"grok-hidden":                    "hides",
 	"codex-app-only":                 "hides",
-	"claude-always-loaded":           "loads up front, never returning by keyword search,",
+	"claude-always-loaded":           "loads up front, so keyword search never returns",
 	"opencode-not-in-catalog":        "leaves out of its catalog (reachable only through search)",
 	"opencode-description-cut":       "cuts the catalog line of",
 	"opencode-description-empty":     "shows no description comment for",
