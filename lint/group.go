@@ -277,7 +277,10 @@ func causeText(first raw, catalog []string, dd defs) string {
 	if first.cause.tool != nil {
 		tool = first.cause.tool.Name
 	}
-	subject := fmt.Sprintf("%s/%s", srv, tool)
+	subject := srv
+	if first.cause.tool != nil {
+		subject += "/" + tool
+	}
 	if first.cause.def > 0 {
 		subject += fmt.Sprintf(" (definition %d)", first.cause.def)
 	}

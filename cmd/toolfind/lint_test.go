@@ -116,3 +116,27 @@ func TestLintConfigFile(t *testing.T) {
 		t.Errorf("bad config: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestLintLiveServer: a live server's findings are located by server and
+// tool, on every line.
+func TestLintLiveServer(t *testing.T) {
+	fx := buildFixture(t)
+	out, errOut, code := run(t, "lint", "--server", fx+" hostile", "--verbose", "--min-severity", "info")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "misbehaving") {
+			t.Errorf("line not located by server/tool: %s", l)
+		}
+	}
+	for _, want := range []string{
+		`misbehaving/gamma: error: misbehaving/gamma description: override "<system>" at offset 0;`,
+		`misbehaving: error: misbehaving: tools[4]: tool entry is not a JSON object; claude@`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
