@@ -353,7 +353,7 @@ func (s *ToolSearch) VerbatimCall(prompt string) json.RawMessage {
 
 // HeuristicCalls writes "source action object" keywords, as for Grok
 // Build: with several sources, the source (server) whose tools best fit
-// the prompt, then the prompt's most telling keywords, five words in all.
+// the prompt, then the prompt's most telling keywords, six words in all.
 func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 	s.intentOnce.Do(func() {
 		var docs []intent.Doc
@@ -369,7 +369,7 @@ func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 	if len(s.sources()) > 1 {
 		server = intent.BestServer(s.intent.Rank(prompt), s.intentServers)
 	}
-	q := s.intent.KeywordQuery(server, prompt, 5)
+	q := s.intent.KeywordQuery(server, prompt, 6)
 	if q == "" {
 		return nil
 	}

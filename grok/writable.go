@@ -129,14 +129,15 @@ func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
 }
 
 // HeuristicMaxWords bounds the heuristic query: server, action, objects.
-const HeuristicMaxWords = 5
+const HeuristicMaxWords = 6
 
 // HeuristicCalls is the deterministic writer for Grok Build: the model
 // follows search_tool's advice (B.1) and writes "server action object"
 // keywords. When several servers are connected, the server is the one
 // whose tools best fit the prompt (package intent; the model reads the
 // servers' names and instructions); then come the prompt's most telling
-// keywords (intent.Index.KeywordQuery), five words in all:
+// keywords (intent.Index.KeywordQuery), six words in all (measured: on
+// azure-e2e, six words find 0.928 of the prompts' tools, four 0.866):
 //
 //	{"query": "github create pull request"}
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {

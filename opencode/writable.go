@@ -127,6 +127,9 @@ func (s *CodeMode) parseSearchCall(code string) (string, int, bool) {
 	return q, limit, true
 }
 
+// notExecuted is what a replayed script's tool call returns.
+const notExecuted = "toolfind: tool calls are recorded, not executed"
+
 // scriptTimeout bounds one replayed script.
 const scriptTimeout = 2 * time.Second
 
@@ -171,6 +174,25 @@ func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, err
 	cm := vm.NewObject()
 	_ = cm.Set("search", searchFn)
 	_ = tools.Set("$codemode", cm)
+	// The catalog's tools are callable; a call is recorded, not executed
+	// (toolfind has no server behind them): the model found the tool.
+	var called []*indexEntry
+	namespaces := map[string]*goja.Object{}
+	for _, e := range s.index {
+		ns := namespaces[e.e.namespace]
+		if ns == nil {
+			ns = vm.NewObject()
+			namespaces[e.e.namespace] = ns
+			_ = tools.Set(e.e.namespace, ns)
+		}
+		e := e
+		_ = ns.Set(e.e.local, func(goja.FunctionCall) goja.Value {
+			called = append(called, e)
+			p, resolve, _ := vm.NewPromise()
+			_ = resolve(vm.ToValue(notExecuted))
+			return vm.ToValue(p)
+		})
+	}
 	_ = vm.Set("tools", tools)
 	if s.prof.V2 {
 		_ = vm.Set("search", searchFn)
@@ -205,14 +227,33 @@ func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, err
 	tr := Truncate(output, TruncateOptions{})
 	res.Shown = tr.Content
 	res.ShownTokens = Tokens(tr.Content)
+	// Hits: the tools the script called, in call order, then the tools
+	// whose path is visible in the output (plain, or escaped inside a JSON
+	// string), by first appearance.
+	seen := map[*indexEntry]bool{}
+	for _, e := range called {
+		if !seen[e] {
+			seen[e] = true
+			res.Hits = append(res.Hits, search.Hit{Tool: e.e.tool.ID(), Name: e.rendered, Score: -1,
+				Why: []string{"called by the script (calls are recorded, not executed)"}})
+		}
+	}
+	var visible []search.Hit
 	for _, e := range s.index {
-		if i := pathIndex(tr.Content, e.rendered); i >= 0 {
-			res.Hits = append(res.Hits, search.Hit{Tool: e.e.tool.ID(), Name: e.rendered, Score: float64(i),
+		if seen[e] {
+			continue
+		}
+		i := pathIndex(tr.Content, e.rendered)
+		if j := pathIndex(tr.Content, strings.ReplaceAll(e.rendered, `"`, `\"`)); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+		if i >= 0 {
+			visible = append(visible, search.Hit{Tool: e.e.tool.ID(), Name: e.rendered, Score: float64(i),
 				Why: []string{fmt.Sprintf("path visible at byte %d of the output", i)}})
 		}
 	}
-	// Rank by first appearance.
-	sortHitsByScore(res.Hits)
+	sortHitsByScore(visible)
+	res.Hits = append(res.Hits, visible...)
 	for i := range res.Hits {
 		res.Hits[i].Rank, res.Hits[i].RankWorst, res.Hits[i].PWithinLimit, res.Hits[i].Score = i+1, i+1, 1, 0
 	}
@@ -224,6 +265,10 @@ func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, err
 		res.Extra = map[string]any{}
 	}
 	res.Extra["search_calls"] = len(calls)
+	res.Extra["tool_calls"] = len(called)
+	if len(called) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d tool call(s) recorded, none executed", len(called)))
+	}
 	return res, nil
 }
 

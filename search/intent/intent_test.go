@@ -63,15 +63,16 @@ func TestKeywordQuery(t *testing.T) {
 		max            int
 		want           string
 	}{
-		// "can", "you", "my", "into", "a" are filler or stop words. The
-		// catalog knows turn, websit, progress, app (df 1, idf ln 2) and
-		// web (df 2: also a server name, idf ln 1.2): max 4 keeps the four
-		// rarest, printed in prompt order.
-		{"", "Can you turn my website into a progressive web app?", 4, "turn website progressive app"},
-		// The server leads; its own words are not repeated.
+		// "can", "you", "my", "into", "a" are filler or stop words. Only
+		// "web" is in a tool's name (the server's); turn, websit, progress
+		// and app are in a description. Max 4: web, then the first three
+		// description words; printed in prompt order.
+		{"", "Can you turn my website into a progressive web app?", 4, "turn website progressive web"},
+		// The server leads and takes one of the three words; "ping" is in
+		// a name, "host" in a description, "now" a stop word.
 		{"web", "ping the web host now", 3, "web ping host"},
-		// Unknown "erase" brings the family word the catalog knows? None
-		// here (no delete/remove in the catalog): no related word.
+		// "erase" is in no name, but no tool name holds a word of its
+		// family (delete, remove…) either: nothing is added.
 		{"", "erase host", 4, "erase host"},
 	}
 	for _, tt := range tests {
@@ -86,8 +87,8 @@ func TestKeywordQueryAddsFamilyWord(t *testing.T) {
 		{Server: "db", Tool: "aggregate", Description: "Run an aggregation pipeline"},
 		{Server: "db", Tool: "find", Description: "Find documents"},
 	})
-	// "group" is not in the catalog; its family's word the catalog knows
-	// best is "aggregate" (df 1); it comes before the prompt's words.
+	// "group" is in no tool name; the first word of its family that a
+	// tool name holds is "aggregate"; it comes before the prompt's words.
 	if got, want := ix.KeywordQuery("", "group the movies by year", 4), "aggregate group movies year"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
