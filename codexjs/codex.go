@@ -356,7 +356,7 @@ func truncateRopeItems(items [][]string, tokens int) []string {
 			joined.add(p)
 		}
 	}
-	if joined.n <= tokens*bytesPerToken {
+	if joined.n <= tokens*BytesPerToken {
 		out := make([]string, len(items))
 		for i, it := range items {
 			out[i] = strings.Join(it, "")
@@ -465,7 +465,7 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 		})
 	}
 	res.Limit = len(res.Hits)
-	truncated := printedBytes > out.MaxOutputTokens*bytesPerToken || len(body) < printedBytes
+	truncated := printedBytes > out.MaxOutputTokens*BytesPerToken || len(body) < printedBytes
 	visSet := map[int]bool{}
 	for _, f := range visible {
 		visSet[f.entry] = true

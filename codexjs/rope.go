@@ -83,7 +83,7 @@ func (r *rope) lines() int {
 
 // truncateMiddleTokens is truncateMiddle for a token policy on a rope.
 func (r *rope) truncateMiddleTokens(t int) string {
-	maxBytes := t * bytesPerToken
+	maxBytes := t * BytesPerToken
 	if r.n == 0 {
 		return ""
 	}

@@ -12,7 +12,9 @@ const (
 	// DefaultMaxOutputTokens is the exec budget when no pragma sets one
 	// (§2.1, DEFAULT_MAX_OUTPUT_TOKENS).
 	DefaultMaxOutputTokens = 10_000
-	bytesPerToken          = 4 // §2.1: byte budget = 4 × tokens; estimate ceil(len/4)
+	// BytesPerToken converts the token budget to bytes (§2.1: byte budget
+	// = 4 × tokens; the estimate is ceil(len/4)).
+	BytesPerToken = 4
 	// secondCapNum/secondCapDen is the 1.2 × model-limit cap on what is
 	// recorded for the model (§0): 12,000 tokens for the default 10,000.
 	secondCapNum = 12
@@ -20,7 +22,7 @@ const (
 )
 
 // approxTokens is approx_token_count: ceil(utf8 bytes / 4) (§2.1).
-func approxTokens(n int) int { return (n + bytesPerToken - 1) / bytesPerToken }
+func approxTokens(n int) int { return (n + BytesPerToken - 1) / BytesPerToken }
 
 // policy is TruncationPolicy: Tokens(n) or Bytes(n).
 type policy struct {
@@ -32,7 +34,7 @@ func (p policy) byteBudget() int {
 	if p.bytes {
 		return p.n
 	}
-	return p.n * bytesPerToken
+	return p.n * BytesPerToken
 }
 
 // rustLineCount counts lines the way Rust's str::lines() does (§2.2):

@@ -122,12 +122,14 @@ type Snapshot struct {
 
 // session is one snapshot in progress.
 type session struct {
-	src  Source
-	opts Options
-	tap  *tap
-	proc *proc         // stdio
-	http *tapTransport // streamable HTTP
-	cs   *mcp.ClientSession
+	src       Source
+	opts      Options
+	tap       *tap
+	proc      *proc         // stdio
+	http      *tapTransport // streamable HTTP
+	stopHTTP  context.CancelFunc
+	transport mcp.Transport
+	cs        *mcp.ClientSession
 }
 
 // Take starts (stdio) or connects to (HTTP) the server, runs the initialize
@@ -136,54 +138,66 @@ type session struct {
 // *ParseError, each with its cause. A stdio server is always reaped before
 // Take returns, also when ctx is cancelled.
 func Take(ctx context.Context, src Source, opts Options) (snap *Snapshot, err error) {
-	opts = opts.withDefaults()
-	s := &session{src: src, opts: opts, tap: newTap()}
-	if (src.URL == "") == (len(src.Command) == 0) {
-		return nil, errors.New("live: a source needs exactly one of Command and URL")
-	}
-	var transport mcp.Transport
-	if src.URL != "" {
-		done, cancel := context.WithCancel(context.Background())
-		defer cancel() // after s.close (deferred below)
-		s.http = &tapTransport{base: opts.HTTPTransport, header: src.Header, tap: s.tap, done: done}
-		transport = &mcp.StreamableClientTransport{
-			Endpoint:   src.URL,
-			HTTPClient: &http.Client{Transport: s.http},
-			// toolfind only lists tools; it needs no server-initiated
-			// messages, so it opens no standalone GET stream.
-			DisableStandaloneSSE: true,
-		}
-	} else {
-		p, err := startProc(src, opts.Stderr)
-		if err != nil {
-			return nil, &StartError{s.failure(startCause(err))}
-		}
-		s.proc = p
-		transport = &mcp.IOTransport{
-			Reader:        newLineReader(p.stdout, s.tap),
-			Writer:        &tapWriter{w: p.stdin, tap: s.tap},
-			MaxLineLength: MaxLineLength + 2, // lineReader enforces the limit ("\r\n" not counted)
-		}
+	s, err := open(src, opts)
+	if err != nil {
+		return nil, err
 	}
 	defer func() { s.close(err == nil) }()
-
-	client := mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
-		&mcp.ClientOptions{Capabilities: opts.Capabilities})
-	hctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	cs, err := client.Connect(hctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
-	cancel()
-	if err != nil {
-		return nil, s.handshakeError(ctx, err)
-	}
-	s.cs = cs
-	snap, err = s.initialized()
-	if err != nil {
+	if snap, err = s.handshake(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.list(ctx, snap); err != nil {
 		return nil, err
 	}
 	return snap, nil
+}
+
+// open starts the command (stdio) or prepares the HTTP client; the caller
+// must close the session.
+func open(src Source, opts Options) (*session, error) {
+	opts = opts.withDefaults()
+	s := &session{src: src, opts: opts, tap: newTap()}
+	if (src.URL == "") == (len(src.Command) == 0) {
+		return nil, errors.New("live: a source needs exactly one of Command and URL")
+	}
+	if src.URL != "" {
+		done, cancel := context.WithCancel(context.Background())
+		s.stopHTTP = cancel
+		s.http = &tapTransport{base: opts.HTTPTransport, header: src.Header, tap: s.tap, done: done}
+		s.transport = &mcp.StreamableClientTransport{
+			Endpoint:   src.URL,
+			HTTPClient: &http.Client{Transport: s.http},
+			// toolfind needs no server-initiated messages, so it opens no
+			// standalone GET stream.
+			DisableStandaloneSSE: true,
+		}
+		return s, nil
+	}
+	p, err := startProc(src, opts.Stderr)
+	if err != nil {
+		return nil, &StartError{s.failure(startCause(err))}
+	}
+	s.proc = p
+	s.transport = &mcp.IOTransport{
+		Reader:        newLineReader(p.stdout, s.tap),
+		Writer:        &tapWriter{w: p.stdin, tap: s.tap},
+		MaxLineLength: MaxLineLength + 1, // lineReader enforces the limit
+	}
+	return s, nil
+}
+
+// handshake runs initialize within the phase timeout and reads its result.
+func (s *session) handshake(ctx context.Context) (*Snapshot, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion},
+		&mcp.ClientOptions{Capabilities: s.opts.Capabilities})
+	hctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	cs, err := client.Connect(hctx, s.transport, &mcp.ClientSessionOptions{ProtocolVersion: s.opts.ProtocolVersion})
+	cancel()
+	if err != nil {
+		return nil, s.handshakeError(ctx, err)
+	}
+	s.cs = cs
+	return s.initialized()
 }
 
 // startCause words a failure to start the command.
@@ -210,6 +224,9 @@ func (s *session) failure(cause error) failure {
 // shutdown (stdin closed, then signals); after a failure it is signalled at
 // once.
 func (s *session) close(ok bool) {
+	if s.stopHTTP != nil {
+		defer s.stopHTTP()
+	}
 	closeSession := func() {
 		if s.cs == nil {
 			return
