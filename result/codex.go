@@ -41,9 +41,6 @@ func deliverCodex(r *CallResult) Delivery {
 	budget := codexjs.DefaultMaxOutputTokens * codexjs.BytesPerToken
 	d.Notes = append(d.Notes, "the script "+CodexScript+" prints the whole result; the model only sees what its script prints",
 		"_meta is not passed to the script; the JSON shape of a nested call's result is [unverified] (codex.md §7)")
-	if r.Meta.Exists() {
-		d.Notes = append(d.Notes, "_meta is not shown")
-	}
 	if len(js) <= budget {
 		d.Verdict = Whole
 		d.Detail = "delivered whole: JSON.stringify(result) is " + group(len(js)) + " bytes, within the " + group(budget) + "-byte budget"
