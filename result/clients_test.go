@@ -184,4 +184,3 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-

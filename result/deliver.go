@@ -178,6 +178,7 @@ func Deliver(in Input, opts Options) ([]Delivery, error) {
 		want[name] = true
 	}
 	var out []Delivery
+	oneLine := -1 // oneLineJSON(in.Result), computed once when needed
 	for _, name := range ClientNames() {
 		if len(want) > 0 && !want[name] {
 			continue
@@ -196,7 +197,13 @@ func Deliver(in Input, opts Options) ([]Delivery, error) {
 				return nil, err
 			}
 		}
-		d.Advice = advise(in.Result, d)
+		if oneLine < 0 && d.Verdict != Whole {
+			oneLine = 0
+			if oneLineJSON(in.Result) {
+				oneLine = 1
+			}
+		}
+		d.Advice = advise(in.Result, d, oneLine == 1)
 		out = append(out, d)
 	}
 	return out, nil
@@ -215,8 +222,9 @@ const (
 	AdviceMiddleCut = "Codex cuts the middle out and keeps no file: the model must run a narrower filter, so make narrow calls possible and cheap."
 )
 
-// advise picks the advice for a delivery that is not whole.
-func advise(r *CallResult, d Delivery) []string {
+// advise picks the advice for a delivery that is not whole; oneLine says
+// the result's text is one long line of JSON.
+func advise(r *CallResult, d Delivery, oneLine bool) []string {
 	out := []string{}
 	if d.Verdict == Whole {
 		return out
@@ -234,7 +242,7 @@ func advise(r *CallResult, d Delivery) []string {
 	case "codex":
 		out = append(out, AdviceMiddleCut)
 	}
-	if (client == "claude" || client == "grok") && oneLineJSON(r) {
+	if (client == "claude" || client == "grok") && oneLine {
 		out = append(out, AdviceOneLine)
 	}
 	return out
