@@ -640,7 +640,21 @@ func claudeCutWithImages(d Delivery, c claudeContent, o ClaudeOptions) Delivery 
 // braces; anything else its JavaScript typeof. Depth starts at 2 and drops
 // by one per level.
 func schemaSketch(v ojson.Value, depth int) string {
-	v = v.Dedup()
+	return sketch(jsView(v), depth)
+}
+
+// jsView is v as JavaScript holds it after JSON.parse: repeated keys
+// collapsed, integer-like keys first (ojson's JS does both; reading its
+// output back gives the members in that order).
+func jsView(v ojson.Value) ojson.Value {
+	w, err := ojson.Parse([]byte(v.JS("")))
+	if err != nil {
+		return v.Dedup()
+	}
+	return w
+}
+
+func sketch(v ojson.Value, depth int) string {
 	switch v.Kind {
 	case ojson.Null:
 		return "null"
@@ -648,18 +662,18 @@ func schemaSketch(v ojson.Value, depth int) string {
 		if len(v.Array) == 0 {
 			return "[]"
 		}
-		return "[" + schemaSketch(v.Array[0], depth-1) + "]"
+		return "[" + sketch(v.Array[0], depth-1) + "]"
 	case ojson.Object:
 		if depth <= 0 {
 			return "{...}"
 		}
-		ms := jsOrderMembers(v.Members)
+		ms := v.Members
 		var parts []string
 		for i, m := range ms {
 			if i == 10 {
 				break
 			}
-			parts = append(parts, m.Key+": "+schemaSketch(m.Value, depth-1))
+			parts = append(parts, m.Key+": "+sketch(m.Value, depth-1))
 		}
 		more := ""
 		if len(ms) > 10 {
@@ -674,45 +688,6 @@ func schemaSketch(v ojson.Value, depth int) string {
 		return "boolean"
 	}
 	return "undefined"
-}
-
-// jsOrderMembers orders members as a JavaScript object enumerates them:
-// array-index keys ascending first, then the rest in insertion order.
-func jsOrderMembers(ms []ojson.Member) []ojson.Member {
-	var idx, rest []ojson.Member
-	for _, m := range ms {
-		if isIndexKey(m.Key) {
-			idx = append(idx, m)
-		} else {
-			rest = append(rest, m)
-		}
-	}
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && indexLess(idx[j].Key, idx[j-1].Key); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
-	return append(idx, rest...)
-}
-
-func isIndexKey(k string) bool {
-	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if k[i] < '0' || k[i] > '9' {
-			return false
-		}
-	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	return err == nil && n < 1<<32-1
-}
-
-func indexLess(a, b string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
 }
 
 // blocksSketch is the sketch of the block list as Claude Code holds it

@@ -2,8 +2,10 @@ package result
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -258,19 +260,11 @@ func oneLineJSON(r *CallResult) bool {
 	return false
 }
 
-// group writes n with thousands separators (en-US toLocaleString).
-func group(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
+// group writes n with thousands separators, as JavaScript's
+// toLocaleString does in English: 218237 → "218,237".
+func group(n int) string { return english.Sprint(n) }
+
+var english = message.NewPrinter(language.English)
 
 func plural(n int, one, many string) string {
 	if n == 1 {
