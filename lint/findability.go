@@ -127,7 +127,7 @@ func findability(ctx context.Context, cat *corpus.Catalog, sims []search.Simulat
 					if len(words) == 0 {
 						continue
 					}
-					fs, err := searchRules(ctx, tools[i], strings.Join(words, " "), searchers, limits, cfg)
+					fs, err := searchRules(ctx, cat, tools[i], strings.Join(words, " "), searchers, limits, cfg)
 					if err != nil {
 						mu.Lock()
 						if firstErr == nil {
@@ -180,7 +180,7 @@ func findability(ctx context.Context, cat *corpus.Catalog, sims []search.Simulat
 // for one tool. Each client is searched once, for TieLimit results; the
 // tool is "returned" when its best rank is within the client's default
 // limit (limits[i], learnt from a default search).
-func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []searcher, limits []int, cfg Config) ([]*Finding, error) {
+func searchRules(ctx context.Context, cat *corpus.Catalog, t *corpus.Tool, q string, searchers []searcher, limits []int, cfg Config) ([]*Finding, error) {
 	id := t.ID()
 	var out []*Finding
 	var misses []Consequence
@@ -239,15 +239,22 @@ func searchRules(ctx context.Context, t *corpus.Tool, q string, searchers []sear
 			}
 		}
 		if needTie {
-			band := 0
+			var band []corpus.ToolID
 			if ok {
 				band = tieBand(res, hit)
 			}
 			tieChecked = true
-			if band < TieMany {
+			if len(band) < TieMany {
 				tiedEverywhere = false
 			} else {
-				ties = append(ties, Consequence{Clients: []string{s.sim.Client().String()}, Effect: fmt.Sprintf("ties it with %d other tools at rank %d", band-1, hit.Rank), Tools: []corpus.ToolID{id}})
+				var others []corpus.ToolID
+				for _, b := range band {
+					if b != id {
+						others = append(others, b)
+					}
+				}
+				ties = append(ties, Consequence{Clients: []string{s.sim.Client().String()},
+					Effect: fmt.Sprintf("ties it at rank %d with %s", hit.Rank, toolsPhrase(others, cat.Server(t.Server), nil)), Tools: append([]corpus.ToolID{id}, others...)})
 			}
 		}
 	}
@@ -278,19 +285,16 @@ func tieMayGrow(res search.Result, hit search.Hit) bool {
 	return last.Score == hit.Score || hit.RankWorst >= len(res.Hits)
 }
 
-// tieBand counts the hits that share hit's score (RankWorst when the
-// client reports tie bands).
-func tieBand(res search.Result, hit search.Hit) int {
-	if hit.RankWorst > hit.Rank {
-		return hit.RankWorst - hit.Rank + 1
-	}
-	n := 0
+// tieBand lists the tools that share hit's score (the tool included), in
+// result order.
+func tieBand(res search.Result, hit search.Hit) []corpus.ToolID {
+	var out []corpus.ToolID
 	for _, h := range res.Hits {
 		if h.Score == hit.Score {
-			n++
+			out = append(out, h.Tool)
 		}
 	}
-	return n
+	return out
 }
 
 // firstSentence is the description up to the first ". ", "\n" or the end.

@@ -140,3 +140,83 @@ func TestNoFalsePositivesOnRealCatalogs(t *testing.T) {
 		t.Errorf("false positive: %s: %s", f.Location, f.Message)
 	}
 }
+
+// TestFindabilityOnZscaler: over the real zscaler catalog (302 tools) the
+// search rules find exactly one tool that ties in every client's search for
+// its own name's words, each client naming the tools it ties with.
+func TestFindabilityOnZscaler(t *testing.T) {
+	path := "../../shared/catalogs/zscaler.json"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("shared catalogs not found: %v", err)
+	}
+	cat, err := toolfind.LoadCatalog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sims, err := toolfind.Clients(cat, pinned, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := lint.Config{}
+	_ = cfg.Set([]string{"all"}, false)
+	_ = cfg.Set([]string{lint.RuleNotFound, lint.RuleTie, lint.RuleBuiltinOutranks}, true)
+	rep, err := lint.Run(context.Background(), cat, sims, lint.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 {
+		for _, f := range rep.Findings {
+			t.Log(f.Location, f.Message)
+		}
+		t.Fatalf("%d findings, want 1", len(rep.Findings))
+	}
+	f := rep.Findings[0]
+	want := `zscaler/zid_get_user: ties with other tools for its own name's words "zid get user" in every client; ` +
+		`claude@2.1.328: ties it at rank 1 with 2 tools (zid_get_user_groups, zid_get_user_groups_by_name); ` +
+		`grok@1.0.0: ties it at rank 1 with 2 tools (zid_get_group_users, zid_get_user_groups); ` +
+		`codex-search@0.171.0: ties it at rank 3 with 2 tools (zdx_get_application_user, zid_get_user_groups_by_name); ` +
+		`opencode-codemode@1.18.33: ties it at rank 3 with 4 tools (zid_get_group_users, zid_get_group_users_by_name, zid_get_user_groups, … +1)`
+	if f.Rule != lint.RuleTie || f.Message != want || f.Location.String() != path+":1770:7" {
+		t.Errorf("got %s %s %s\nwant %s", f.Rule, f.Location, f.Message, want)
+	}
+}
+
+// TestBuiltinOutranks: Claude Code's deferred built-ins WebSearch,
+// SendMessage and TaskStop come first for the words of MCP tools named
+// like them (claude.md §1: a built-in's part scores +10, its search hint
+// +4; the MCP tool's parts +12 but no hint).
+func TestBuiltinOutranks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.json")
+	if err := os.WriteFile(path, []byte(`{"server": "s", "tools": [
+ {"name": "web_search", "description": "Search.", "inputSchema": {"type": "object"}},
+ {"name": "send_message", "description": "x", "inputSchema": {"type": "object"}},
+ {"name": "get_invoice", "description": "x", "inputSchema": {"type": "object"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := toolfind.LoadCatalog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sims, err := toolfind.Clients(cat, "claude@2.1.328", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := lint.Config{}
+	_ = cfg.Set([]string{"all"}, false)
+	_ = cfg.Set([]string{lint.RuleBuiltinOutranks}, true)
+	rep, err := lint.Run(context.Background(), cat, sims, lint.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, f.Location.String()[len(path):]+" "+f.Message)
+	}
+	want := []string{
+		`:2:3 s/web_search: Claude Code's built-in WebSearch outranks it for its own name's words "web search" (rank 2); claude@2.1.328: returns WebSearch first`,
+		`:3:3 s/send_message: Claude Code's built-in SendMessage outranks it for its own name's words "send message" (rank 2); claude@2.1.328: returns SendMessage first`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

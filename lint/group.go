@@ -497,7 +497,7 @@ func toolsPhrase(tools []corpus.ToolID, srv *corpus.Server, dd defs) string {
 		}
 		return id.String()
 	}
-	if sameServer && n == dd.uniqueCount(srv) && n > 1 {
+	if sameServer && dd != nil && n == dd.uniqueCount(srv) && n > 1 {
 		return fmt.Sprintf("all %d tools of %s", n, srv.Name)
 	}
 	if n == 1 {

@@ -115,6 +115,7 @@ var codeRule = map[string]struct {
 	corpus.CodePropertyKeyInvalid: {RuleSchema, perTool},
 	corpus.CodeToolNotObject:      {RuleSchema, perTool},
 	corpus.CodeNameMissing:        {RuleSchema, perTool},
+	corpus.CodeSchemaTooDeep:      {RuleSchema, perTool},
 	corpus.CodeDuplicateTool:      {RuleDuplicate, perTool},
 	corpus.CodeSharedToolName:     {RuleSharedName, perTool},
 	corpus.CodeDescriptionEmpty:   {RuleDescriptionEmpty, perTool},
