@@ -104,3 +104,34 @@ func TestOwnNameTie(t *testing.T) {
 		t.Errorf("grok tells them apart, still flagged: %v", got)
 	}
 }
+
+// TestRepeatedDefinitionChecked: corpus validation skips a repeated name;
+// lint checks the second definition and places the finding there.
+func TestRepeatedDefinitionChecked(t *testing.T) {
+	data := []byte("{\"server\":\"s\",\"tools\":[\n{\"name\":\"t\",\"description\":\"ok\",\"inputSchema\":{\"type\":\"object\"}},\n{\"name\":\"t\",\"description\":\"ok\",\"inputSchema\":{\"properties\":null}}]}")
+	servers, diags, err := corpus.ParseCatalog("r.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := &corpus.Catalog{}
+	if err := cat.AddParsed(servers, diags); err != nil {
+		t.Fatal(err)
+	}
+	cat.Revalidate()
+	cfg := Config{}
+	_ = cfg.Set([]string{"all"}, false)
+	_ = cfg.Set([]string{RuleSchema}, true)
+	rep, err := Run(context.Background(), cat, nil, Options{Config: cfg, ReadFile: func(string) ([]byte, error) { return data, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 {
+		t.Fatalf("%d findings, want 1", len(rep.Findings))
+	}
+	f := rep.Findings[0]
+	// Line 3 is the second definition; "properties" follows
+	// `{"name":"t","description":"ok","inputSchema":{` (46 columns).
+	if f.Location.Definition != 2 || f.Location.String() != "r.json:3:47" || f.Cause != "s/t (definition 2): inputSchema.properties: properties is a null, not an object" {
+		t.Errorf("finding %+v at %s: %s", f.Location, f.Location, f.Cause)
+	}
+}
