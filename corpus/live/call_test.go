@@ -71,3 +71,30 @@ func TestCallListFailure(t *testing.T) {
 		t.Fatalf("err = %v (%T), want *ListError", err, err)
 	}
 }
+
+// TestCallRPCError: the fixture answers tools/call with JSON-RPC error
+// -32601, a *CallError in the call phase that names the tool and the
+// server's error.
+func TestCallRPCError(t *testing.T) {
+	_, err := Call(context.Background(), fixture("ok"), Options{Timeout: 5 * time.Second}, "echo", json.RawMessage(`{"message":"x"}`))
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Tool != "echo" {
+		t.Fatalf("err = %v (%T), want *CallError", err, err)
+	}
+	if p, _ := PhaseOf(err); p != PhaseCall {
+		t.Errorf("phase %q", p)
+	}
+	if want := "call (tools/call echo): the server answered with JSON-RPC error -32601: Method not found"; !strings.Contains(err.Error(), want) {
+		t.Errorf("message %q lacks %q", err, want)
+	}
+}
+
+// TestCallListTimeout: a server that never answers tools/list fails in
+// the list phase with ErrTimeout; the tool is never called.
+func TestCallListTimeout(t *testing.T) {
+	_, err := Call(context.Background(), fixture("silent"), Options{Timeout: 300 * time.Millisecond}, "echo", nil)
+	var le *ListError
+	if !errors.As(err, &le) || !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v (%T)", err, err)
+	}
+}
