@@ -122,6 +122,54 @@ func claudeTransform(r *CallResult, server string) claudeContent {
 	return c
 }
 
+// claudeErrorText is the message of an isError result (2.1.328 bundle;
+// seed "Notes on MCP Design" result 2): every block with a "text" member
+// gives String(text), a resource_link "[Resource link: {name}] {uri}" (+ "
+// ({description})"), other blocks nothing; joined with "\n"; "Unknown
+// error" when that leaves nothing (or a non-standard "error" member's
+// String when content is empty).
+func claudeErrorText(r *CallResult) string {
+	var parts []string
+	for _, b := range r.Content {
+		if t, ok := b.Value.Get("text"); ok {
+			parts = append(parts, jsString(t))
+			continue
+		}
+		if b.Type == "resource_link" {
+			cb, _, _ := claudeBlockOf(b, "")
+			parts = append(parts, cb.text)
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, "\n")
+	}
+	if len(r.Content) == 0 {
+		if e, ok := r.Value.Get("error"); ok {
+			return jsString(e)
+		}
+	}
+	return "Unknown error"
+}
+
+// jsString is JavaScript's String(value) of a JSON value.
+func jsString(v ojson.Value) string {
+	switch v.Kind {
+	case ojson.String:
+		return v.Str
+	case ojson.Object:
+		return "[object Object]"
+	case ojson.Array:
+		parts := make([]string, len(v.Array))
+		for i, e := range v.Array {
+			if e.Kind != ojson.Null {
+				parts[i] = jsString(e)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return v.JS("")
+}
+
 // claudeBlockOf turns one MCP block into what Claude Code sends (2.1.328
 // bundle): text as is; an image kept; an embedded text resource as
 // "[Resource from {server} at {uri}] {text}"; a resource_link as
@@ -252,9 +300,11 @@ func deliverClaude(r *CallResult, in Input, o ClaudeOptions) Delivery {
 	c := claudeTransform(r, in.server())
 	d.Notes = append(d.Notes, c.notes...)
 	if r.IsError {
-		d.Notes = append(d.Notes, "isError: the model gets content only (is_error: true); structuredContent is not shown",
-			"tool errors take a separate path whose size limits the specs do not give: shown as sent [unverified]")
-		return claudeWhole(d, c)
+		d.Notes = append(d.Notes, "isError: the model gets an error tool_result made of content only; structuredContent, images and _meta are not shown",
+			"the size limits of the error path are not in the specs: shown as built [unverified]")
+		d.Verdict, d.Detail = Whole, "delivered whole, as an error (is_error: true)"
+		d.setBlocks([]ShownBlock{{Type: "text", Text: claudeErrorText(r)}})
+		return d
 	}
 	if r.Structured.Exists() && len(r.Content) > 0 && anyText(r.Content) {
 		d.Notes = append(d.Notes, "structuredContent replaces the text content blocks (their text is not shown)")

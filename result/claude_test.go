@@ -282,3 +282,30 @@ func head(s string, n int) string {
 	}
 	return s
 }
+
+// An isError result is an error message: text members and resource links
+// joined with "\n", images dropped, "Unknown error" when nothing is left.
+func TestClaudeErrorText(t *testing.T) {
+	tests := []struct {
+		result map[string]any
+		want   string
+	}{
+		{map[string]any{"isError": true, "content": []any{
+			map[string]any{"type": "text", "text": "first"},
+			map[string]any{"type": "image", "data": "AAAA", "mimeType": "image/png"},
+			map[string]any{"type": "resource_link", "uri": "file:///log", "name": "log"},
+			map[string]any{"type": "text", "text": "second"},
+		}}, "first\n[Resource link: log] file:///log\nsecond"},
+		{map[string]any{"isError": true, "content": []any{map[string]any{"type": "image", "data": "AAAA", "mimeType": "image/png"}}}, "Unknown error"},
+		{map[string]any{"isError": true, "content": []any{}}, "Unknown error"},
+		{map[string]any{"isError": true, "content": []any{}, "error": "boom"}, "boom"},
+		{map[string]any{"isError": true, "content": []any{}, "error": map[string]any{"code": 1}}, "[object Object]"},
+		{map[string]any{"isError": true, "content": []any{map[string]any{"type": "custom", "text": 12.50}}}, "12.5"},
+	}
+	for _, tt := range tests {
+		d := deliver(t, Input{Result: mustParse(t, tt.result)}, "claude", Options{})
+		if d.Verdict != Whole || d.Shown != tt.want || len(d.Blocks) != 0 {
+			t.Errorf("%v: %s %q %+v, want %q", tt.result, d.Verdict, d.Shown, d.Blocks, tt.want)
+		}
+	}
+}

@@ -16,7 +16,9 @@
 //  1. Content. On success a present structuredContent (null counts)
 //     replaces every text block by JSON.stringify(structuredContent);
 //     images (and other non-text blocks) are kept before it. On isError
-//     only content is used. _meta is never shown. An embedded text
+//     the model gets an error message instead: the blocks' text and
+//     resource links joined with "\n" ("Unknown error" when none; images
+//     and structuredContent dropped). _meta is never shown. An embedded text
 //     resource reads "[Resource from {server} at {uri}] {text}", a
 //     resource_link "[Resource link: {name}] {uri} ({description})".
 //  2. Tokens (MAX_MCP_OUTPUT_TOKENS, 25,000). Estimate: each text's
