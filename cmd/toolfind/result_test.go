@@ -290,3 +290,25 @@ func TestResultLiveEverything(t *testing.T) {
 		t.Errorf("image: exit %d %s\n%s", code, errOut, out)
 	}
 }
+
+// --file - reads standard input; --full prints a long shown text whole.
+func TestResultStdinAndFull(t *testing.T) {
+	text := strings.Repeat("s", 25_000)
+	var out, errOut strings.Builder
+	code := Main([]string{"result", "--file", "-", "--client", "grok", "--full"}, strings.NewReader(`{"content":[{"type":"text","text":"`+text+`"}]}`), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	// The 20,000 kept bytes are printed whole on one quoted line.
+	if !strings.HasPrefix(out.String(), "result standard input: 1 block of text (25,000 characters, 25,000 bytes)\n") ||
+		!strings.Contains(out.String(), "    | "+strings.Repeat("s", 20_000)+"\n") || strings.Contains(out.String(), "not printed") {
+		t.Errorf("output:\n%s", head(out.String(), 400))
+	}
+}
+
+func head(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
