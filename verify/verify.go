@@ -30,8 +30,10 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -56,6 +58,20 @@ type Answer struct {
 	// Text is what the model reads when no tool was returned (e.g. "No
 	// matching deferred tools found" and any note); empty otherwise.
 	Text string `json:"text,omitempty"`
+	// SearchRequired is the "required" list of the search tool's input
+	// schema as the real client offered it to the model (real side only;
+	// nil when unknown). It is checked once per run (Report.Schema).
+	SearchRequired []string `json:"search_required,omitempty"`
+}
+
+// SchemaCheck compares the "required" list of the search tool's input
+// schema: what the real client offered, and what the simulator's surface
+// (search.Writable) shows (specs/claude.md §0: 2.1.332 requires only
+// "query").
+type SchemaCheck struct {
+	Real      []string `json:"real"`
+	Simulated []string `json:"simulated"`
+	Match     bool     `json:"match"`
 }
 
 // Client is the real client bound to one catalog: Run makes one search
@@ -88,6 +104,15 @@ type Report struct {
 	Matched  int       `json:"matched"`
 	Mismatch int       `json:"mismatched"`
 	Failed   int       `json:"failed"`
+	// Schema is set when both sides say what the search tool's input
+	// schema requires.
+	Schema *SchemaCheck `json:"schema,omitempty"`
+}
+
+// Agrees reports whether every query matched and the schema check, if
+// any, agreed.
+func (r *Report) Agrees() bool {
+	return r.Mismatch == 0 && r.Failed == 0 && (r.Schema == nil || r.Schema.Match)
 }
 
 // Summary is the one-line verdict: "claude 2.1.332: 48/48 match", with
@@ -99,6 +124,9 @@ func (r *Report) Summary() string {
 	}
 	if r.Failed > 0 {
 		s += fmt.Sprintf(", %d failed", r.Failed)
+	}
+	if r.Schema != nil && !r.Schema.Match {
+		s += ", search tool schema differs"
 	}
 	return s + " (profile " + r.Profile + ")"
 }
@@ -174,7 +202,39 @@ feed:
 			rep.Mismatch++
 		}
 	}
+	rep.Schema = schemaCheck(sim, rep.Outcomes)
 	return rep, ctx.Err()
+}
+
+// schemaCheck compares the first real answer's search-tool "required"
+// list with the simulator's surface, when both are known.
+func schemaCheck(sim search.Simulator, outcomes []Outcome) *SchemaCheck {
+	w, ok := sim.(search.Writable)
+	if !ok {
+		return nil
+	}
+	var real []string
+	for _, o := range outcomes {
+		if o.Real != nil && o.Real.SearchRequired != nil {
+			real = o.Real.SearchRequired
+			break
+		}
+	}
+	if real == nil {
+		return nil
+	}
+	sf, err := w.Surface(nil)
+	if err != nil || len(sf.Tools) == 0 {
+		return nil
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(sf.Tools[0].InputSchema, &schema) != nil {
+		return nil
+	}
+	sim0 := append([]string{}, schema.Required...)
+	return &SchemaCheck{Real: real, Simulated: sim0, Match: slices.Equal(real, sim0)}
 }
 
 func runOne(ctx context.Context, real Client, sim search.Simulator, q Query, timeout time.Duration) Outcome {

@@ -215,7 +215,7 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 		return runErr
 	}
 	switch {
-	case rep.Mismatch > 0:
+	case rep.Mismatch > 0 || rep.Schema != nil && !rep.Schema.Match:
 		return checkFailed(errors.New(rep.Summary()))
 	case rep.Failed > 0:
 		return liveError(errors.New(rep.Summary()))
@@ -264,6 +264,14 @@ func writeVerifyText(w io.Writer, rep *verify.Report) error {
 		case !o.Match:
 			fmt.Fprintf(sw, "  first difference: %s\n", o.Diff)
 		}
+	}
+	if c := rep.Schema; c != nil {
+		verdict := "match"
+		if !c.Match {
+			verdict = "MISMATCH"
+		}
+		fmt.Fprintf(sw, "%s input schema requires: real [%s], simulated [%s]: %s\n", claudecode.SearchTool,
+			strings.Join(c.Real, ", "), strings.Join(c.Simulated, ", "), verdict)
 	}
 	fmt.Fprintln(sw, rep.Summary())
 	return sw.Flush()

@@ -78,6 +78,7 @@ func TestVerifyFakeClient(t *testing.T) {
 [3/3] match  "select:alpha" (default max_results)
   real:      mcp__good__alpha
   simulated: mcp__good__alpha
+ToolSearch input schema requires: real [query, max_results], simulated [query, max_results]: match
 claude 2.1.330: 3/3 match (profile claude@2.1.329)
 `
 	if got := elapsed.ReplaceAllString(out, ")"); got != want {

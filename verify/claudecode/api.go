@@ -41,6 +41,7 @@ type modelAPI struct {
 
 	mu       sync.Mutex
 	called   bool     // a tool_use was sent
+	required []string // "required" of ToolSearch's input schema as offered
 	offered  []string // tools of the latest request that had no ToolSearch
 	captured *capture
 	done     chan struct{}
@@ -108,8 +109,11 @@ type request struct {
 	Stream   bool      `json:"stream"`
 	Messages []message `json:"messages"`
 	Tools    []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
+		Name        string `json:"name"`
+		Type        string `json:"type"`
+		InputSchema struct {
+			Required []string `json:"required"`
+		} `json:"input_schema"`
 	} `json:"tools"`
 }
 
@@ -145,10 +149,12 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		return
 	}
 	offers := false
-	var names []string
+	var names, required []string
 	for _, t := range req.Tools {
 		names = append(names, t.Name)
-		offers = offers || t.Name == SearchTool
+		if t.Name == SearchTool {
+			offers, required = true, t.InputSchema.Required
+		}
 	}
 	// Our call in the history, then its result in a later user turn.
 	callAt := -1
@@ -196,6 +202,9 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 	case offers && callAt < 0:
 		a.mu.Lock()
 		a.called = true
+		if a.required == nil {
+			a.required = append([]string{}, required...)
+		}
 		a.mu.Unlock()
 		reply(w, req, []map[string]any{{"type": "tool_use", "id": a.useID, "name": SearchTool, "input": json.RawMessage(a.input)}}, "tool_use")
 	default:

@@ -193,10 +193,12 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	killGroup(cmd) // whatever the client left running (its stub servers)
 
 	api.mu.Lock()
-	got, called, offered := api.captured, api.called, api.offered
+	got, called, offered, required := api.captured, api.called, api.offered, api.required
 	api.mu.Unlock()
 	if got != nil {
-		return got.answer()
+		a, err := got.answer()
+		a.SearchRequired = required
+		return a, err
 	}
 	var msg string
 	switch {

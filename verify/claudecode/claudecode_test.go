@@ -142,6 +142,9 @@ func TestFakeClientMatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep.Client = "claude 2.1.332"
+	if c := rep.Schema; c == nil || fmt.Sprint(c.Real, c.Simulated, c.Match) != "[query] [query] true" || !rep.Agrees() {
+		t.Errorf("schema check %+v", c)
+	}
 	if rep.Summary() != "claude 2.1.332: 6/6 match (profile claude@2.1.332)" {
 		for _, o := range rep.Outcomes {
 			t.Logf("%+v real %+v sim %+v", o, o.Real, o.Simulated)
@@ -207,6 +210,26 @@ func TestWrongSimulationMismatches(t *testing.T) {
 				t.Errorf("outcome %+v\ndiff %q\nwant %q", o, o.Diff, tt.diff)
 			}
 		})
+	}
+}
+
+// TestSchemaMismatch: a client offering ToolSearch with max_results
+// required (as before 2.1.332) against the 2.1.332 profile.
+func TestSchemaMismatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the fake client")
+	}
+	cat := corpus.Demo()
+	r := runner(t, fakeClaude(t, "2.1.332"), cat)
+	r.Env = []string{"FAKE_CLAUDE_MODE=schema-old"}
+	rep, err := verify.Run(context.Background(), r, claude.New(cat, claude.V2_1_332, claude.DefaultOptions()), []verify.Query{{Text: "invoice"}}, verify.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Client = "claude 2.1.332"
+	if c := rep.Schema; c == nil || fmt.Sprint(c.Real, c.Simulated, c.Match) != "[query max_results] [query] false" || rep.Agrees() ||
+		rep.Summary() != "claude 2.1.332: 1/1 match, search tool schema differs (profile claude@2.1.332)" {
+		t.Errorf("%+v %s", rep.Schema, rep.Summary())
 	}
 }
 

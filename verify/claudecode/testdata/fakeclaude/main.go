@@ -239,7 +239,17 @@ func connect(path string) (*corpus.Catalog, []int, error) {
 func converse(sim search.Simulator, mode string) error {
 	tools := []map[string]any{{"name": "Read", "input_schema": map[string]any{"type": "object"}}}
 	if mode != "no-toolsearch" {
-		tools = append(tools, map[string]any{"name": "ToolSearch", "input_schema": map[string]any{"type": "object"}})
+		// ToolSearch's schema as this version's simulated surface has it
+		// ("schema-old": as before 2.1.332).
+		schema := json.RawMessage(`{"type":"object","required":["query","max_results"]}`)
+		if w, ok := sim.(search.Writable); ok && mode != "schema-old" {
+			sf, err := w.Surface(nil)
+			if err != nil {
+				return err
+			}
+			schema = sf.Tools[0].InputSchema
+		}
+		tools = append(tools, map[string]any{"name": "ToolSearch", "input_schema": schema})
 	}
 	user := map[string]any{"role": "user", "content": "go"}
 	first := map[string]any{"model": "fake-model", "stream": true, "max_tokens": 100, "tools": tools, "messages": []any{user}}
