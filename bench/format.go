@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/safetext"
 )
 
 // Format is a report format.
@@ -301,12 +302,15 @@ func missText(o *Outcome) string {
 // metrics, the breakdowns, the per-tool view, then up to ten misses per
 // client row.
 func (r *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintln(w, r.title())
+	// Every field from a catalog, a query file or a simulator goes through
+	// esc (package internal/safetext): nothing reaches the terminal as a
+	// control character. Queries are printed with %q, which escapes them.
+	fmt.Fprintln(w, esc(r.title()))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tLIMIT\t"+strings.Join(r.header(), "\t"))
 	for _, c := range r.Clients {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Client, limitText(c.Limit), strings.Join(r.cells(c), "\t"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", esc(c.Client), limitText(c.Limit), strings.Join(r.cells(c), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -316,19 +320,19 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	for _, c := range r.Clients {
 		if e := c.ErrorSummary(); e != "" {
-			fmt.Fprintf(w, "warning: %s\n", e)
+			fmt.Fprintf(w, "warning: %s\n", esc(e))
 		}
 	}
 	if ws := r.writerNote(); ws != "" {
-		fmt.Fprintln(w, ws)
+		fmt.Fprintln(w, esc(ws))
 	}
 	for _, b := range r.By {
-		fmt.Fprintf(w, "\nBy %s:\n", b.Key)
+		fmt.Fprintf(w, "\nBy %s:\n", esc(b.Key))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  "+strings.ToUpper(b.Key)+"\tCLIENT\tQUERIES\tFOUND@1\tFOUND@LIMIT\tMRR\tNOT FOUND")
+		fmt.Fprintln(tw, "  "+esc(strings.ToUpper(b.Key))+"\tCLIENT\tQUERIES\tFOUND@1\tFOUND@LIMIT\tMRR\tNOT FOUND")
 		for _, g := range b.Groups {
 			for _, c := range g.Clients {
-				fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%d\n", groupValue(g.Value), c.Client, c.Queries,
+				fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%d\n", esc(groupValue(g.Value)), esc(c.Client), c.Queries,
 					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), c.NotFound)
 			}
 		}
@@ -341,11 +345,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		head := []string{"  TOOL", "QUERIES"}
 		for _, c := range r.Clients {
-			head = append(head, c.Client)
+			head = append(head, esc(c.Client))
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
 		for _, t := range r.PerTool {
-			row := []string{"  " + string(t.Tool), strconv.Itoa(t.Queries)}
+			row := []string{"  " + esc(string(t.Tool)), strconv.Itoa(t.Queries)}
 			for _, c := range t.Clients {
 				row = append(row, toolCell(c, t.Queries))
 			}
@@ -361,13 +365,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if len(ms) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: %d %s not certainly shown:\n", c.Client, len(ms), plural(len(ms), "query", "queries"))
+		fmt.Fprintf(w, "\n%s: %d %s not certainly shown:\n", esc(c.Client), len(ms), plural(len(ms), "query", "queries"))
 		for i, o := range ms {
 			if i == maxMisses {
 				fmt.Fprintf(w, "  … and %d more (see --format json)\n", len(ms)-maxMisses)
 				break
 			}
-			fmt.Fprintf(w, "  %q → %s: %s\n", o.Query, joinIDs(o.Expect), missText(o))
+			fmt.Fprintf(w, "  %q → %s: %s\n", o.Query, esc(joinIDs(o.Expect)), esc(missText(o)))
 		}
 	}
 	return nil
@@ -391,8 +395,8 @@ func toolCell(c ToolClient, queries int) string {
 
 // mdEscape escapes text for a Markdown table cell.
 func mdEscape(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "|", `\|`, "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`)
-	return r.Replace(s)
+	r := strings.NewReplacer("&", "&amp;", "|", `\|`, "`", "\\`", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`)
+	return r.Replace(esc(s))
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown (for a pull
@@ -457,7 +461,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if len(ms) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %d %s not certainly shown</summary>\n\n", template.HTMLEscapeString(c.Client), len(ms), plural(len(ms), "query", "queries"))
+		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %d %s not certainly shown</summary>\n\n", template.HTMLEscapeString(esc(c.Client)), len(ms), plural(len(ms), "query", "queries"))
 		mdRow(w, "query", "expected", "outcome")
 		mdRow(w, "---", "---", "---")
 		for i, o := range ms {
@@ -472,10 +476,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return nil
 }
 
-// code formats s as a Markdown code span safe inside a table cell.
+// code formats s as a Markdown code span safe inside a table cell, after
+// the text-output rule (package internal/safetext).
 func code(s string) string {
-	return "`" + strings.NewReplacer("`", "'", "|", `\|`, "\n", " ").Replace(s) + "`"
+	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(esc(s)) + "`"
 }
+
+// esc is the one escaping rule for text output (package internal/safetext)
+// for single-line fields: controls, bidi and invisible characters and
+// invalid UTF-8 are shown escaped, never written.
+func esc(s string) string { return safetext.Escape(s) }
 
 func mdRow(w io.Writer, cells ...string) {
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))

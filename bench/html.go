@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolfind/toolfind/internal/safetext"
 )
 
 // The HTML report is one self-contained file (inline CSS and SVG, no
@@ -173,7 +175,50 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		title := o.Client + ": " + heatTitle(o)
 		cur.Cells[k] = htmlCell{Class: heatClass(o), Text: heatText(o), Title: title}
 	}
+	d.escape()
 	return htmlTemplate.Execute(w, d)
+}
+
+// escape applies the text-output rule (package internal/safetext) to every
+// string the template prints, before html/template HTML-escapes it: no
+// control, bidi or invisible character from a query file or a catalog
+// reaches the page.
+func (d *htmlData) escape() {
+	e := safetext.Escape
+	all := func(ss []string) {
+		for i := range ss {
+			ss[i] = e(ss[i])
+		}
+	}
+	table := func(t *htmlTable) {
+		t.Title = e(t.Title)
+		all(t.Header)
+		for _, r := range t.Rows {
+			all(r)
+		}
+	}
+	d.Title = e(d.Title)
+	all(d.Header)
+	for _, r := range d.Rows {
+		all(r)
+	}
+	all(d.Clients)
+	for i := range d.Charts {
+		d.Charts[i].Client = e(d.Charts[i].Client)
+	}
+	for i := range d.By {
+		table(&d.By[i])
+	}
+	if d.PerTool != nil {
+		table(d.PerTool)
+	}
+	for i := range d.Heat {
+		h := &d.Heat[i]
+		h.Query, h.Expect, h.Tags = e(h.Query), e(h.Expect), e(h.Tags)
+		for j := range h.Cells {
+			h.Cells[j].Text, h.Cells[j].Title = e(h.Cells[j].Text), e(h.Cells[j].Title)
+		}
+	}
 }
 
 // heatTitle is a cell's tooltip.

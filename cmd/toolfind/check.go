@@ -121,10 +121,10 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 		worse = bench.Compare(base, rep)
 	}
 	for _, f := range fails {
-		fmt.Fprintf(errOut, "FAIL %s\n", f)
+		fmt.Fprintf(errOut, "FAIL %s\n", esc(f.String()))
 	}
 	for _, f := range worse {
-		fmt.Fprintf(errOut, "WORSE %s\n", f)
+		fmt.Fprintf(errOut, "WORSE %s\n", esc(f.String()))
 	}
 	var parts []string
 	if !opts.allowErrors {

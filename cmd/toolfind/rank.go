@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind"
+	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/writer"
 )
@@ -141,6 +142,12 @@ type tableOptions struct {
 	rows    int  // hits per result; 0 = all
 }
 
+// esc is the one escaping rule for text output (package internal/safetext):
+// every single-line field a table prints goes through it, so nothing a
+// catalog, a server or a script holds reaches the terminal as a control
+// character.
+func esc(s string) string { return safetext.Escape(s) }
+
 // writeRankTable prints one block per client result. A result whose hits
 // all score 0 (the client has no score: eager loading, code-mode scripts)
 // prints "-" for the score.
@@ -153,16 +160,16 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 		if r.Strategy != "" {
 			title += " [" + r.Strategy + "]"
 		}
-		fmt.Fprintf(w, "%s — %d %s, limit %d, model reads %d tokens\n", title, len(r.Hits), plural(len(r.Hits), "hit", "hits"), r.Limit, r.ShownTokens)
+		fmt.Fprintf(w, "%s — %d %s, limit %d, model reads %d tokens\n", esc(title), len(r.Hits), plural(len(r.Hits), "hit", "hits"), r.Limit, r.ShownTokens)
 		if r.Call != nil {
-			fmt.Fprintf(w, "  call (%s writer): %s\n", r.Writer, callText(r.Call))
+			fmt.Fprintf(w, "  call (%s writer): %s\n", esc(r.Writer), esc(callText(r.Call)))
 		}
 		if r.Error != "" {
-			fmt.Fprintf(w, "  error: %s\n", r.Error)
+			fmt.Fprintf(w, "  error: %s\n", esc(r.Error))
 		}
 		for _, n := range r.Notes {
 			if n != "toolfind: "+r.Error { // Codex's note repeats a stopped script's error
-				fmt.Fprintf(w, "  note: %s\n", n)
+				fmt.Fprintf(w, "  note: %s\n", esc(n))
 			}
 		}
 		switch {
@@ -186,10 +193,10 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 				if scored {
 					score = formatScore(h.Score)
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), score, formatP(h.PWithinLimit), h.Tool, h.Name)
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), score, formatP(h.PWithinLimit), esc(string(h.Tool)), esc(h.Name))
 				if opts.explain {
 					for _, why := range h.Why {
-						fmt.Fprintf(tw, "  \t\t\t  %s\t\n", why)
+						fmt.Fprintf(tw, "  \t\t\t  %s\t\n", esc(why))
 					}
 				}
 			}
@@ -203,7 +210,7 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 		if opts.shown {
 			fmt.Fprintln(w, "  --- shown to the model ---")
 			for _, line := range strings.Split(r.Shown, "\n") {
-				fmt.Fprintf(w, "  | %s\n", line)
+				fmt.Fprintf(w, "  | %s\n", safetext.Block(line))
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -86,14 +87,16 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	err := root.ExecuteContext(ctx)
 	if werr := ow.failed(); werr != nil {
 		if err != nil && exitCode(err) != exitBadInput {
-			fmt.Fprintln(errOut, "toolfind:", err)
+			fmt.Fprintln(errOut, "toolfind:", safetext.Block(err.Error()))
 		}
 		if err == nil || exitCode(err) != exitBadInput {
 			err = badInput(fmt.Errorf("writing standard output: %w", werr))
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(errOut, "toolfind:", err)
+		// An error may echo input (a file's bytes, a server's stderr): its
+		// line breaks are layout, every other control is escaped.
+		fmt.Fprintln(errOut, "toolfind:", safetext.Block(err.Error()))
 	}
 	return exitCode(err)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -127,21 +128,23 @@ func writeShowText(w io.Writer, views []showView) error {
 				fmt.Fprintln(w)
 			}
 			client = v.Client
-			fmt.Fprintf(w, "== %s ==\n", client)
+			fmt.Fprintf(w, "== %s ==\n", esc(client))
 		}
 		if !v.Shown {
-			fmt.Fprintf(w, "-- %s: not shown to the model", v.Tool)
+			fmt.Fprintf(w, "-- %s: not shown to the model", esc(string(v.Tool)))
 			if len(v.Notes) > 0 {
-				fmt.Fprintf(w, " (%s)", strings.Join(v.Notes, "; "))
+				fmt.Fprintf(w, " (%s)", esc(strings.Join(v.Notes, "; ")))
 			}
 			fmt.Fprintln(w)
 			continue
 		}
-		fmt.Fprintf(w, "-- %s as %s (%d tokens)\n", v.Tool, v.Name, v.Tokens)
+		fmt.Fprintf(w, "-- %s as %s (%d tokens)\n", esc(string(v.Tool)), esc(v.Name), v.Tokens)
 		for _, n := range v.Notes {
-			fmt.Fprintf(w, "   note: %s\n", n)
+			fmt.Fprintf(w, "   note: %s\n", esc(n))
 		}
-		fmt.Fprintln(w, v.Text)
+		// The text the model reads is a multi-line block: its line breaks
+		// and tabs are layout, every other control is escaped.
+		fmt.Fprintln(w, safetext.Block(v.Text))
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 	}
 	for _, s := range snaps {
 		fmt.Fprintf(opts.io.ErrOut, "%s: server %s, %d %s (%d tools/list %s)\n",
-			opts.out, s.Name, len(s.Tools), plural(len(s.Tools), "tool", "tools"), s.Pages, plural(s.Pages, "page", "pages"))
+			esc(opts.out), esc(s.Name), len(s.Tools), plural(len(s.Tools), "tool", "tools"), s.Pages, plural(s.Pages, "page", "pages"))
 	}
 	return nil
 }

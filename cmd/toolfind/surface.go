@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -80,7 +81,9 @@ func runSurface(cmd *cobra.Command, opts *showOptions) error {
 		if i > 0 {
 			fmt.Fprintln(opts.io.Out)
 		}
-		if _, err := fmt.Fprint(opts.io.Out, sf.Text()); err != nil {
+		// What the model reads is a multi-line block: line breaks and tabs
+		// are layout, every other control is escaped.
+		if _, err := fmt.Fprint(opts.io.Out, safetext.Block(sf.Text())); err != nil {
 			return err
 		}
 	}

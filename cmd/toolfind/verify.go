@@ -253,16 +253,16 @@ func writeVerifyText(w io.Writer, rep *verify.Report) error {
 		}
 		fmt.Fprintf(sw, "[%d/%d] %s  %q (%s, %.1fs)\n", i+1, n, verdict, o.Query.Text, limit, o.Elapsed.Seconds())
 		if o.Real != nil {
-			fmt.Fprintf(sw, "  real:      %s\n", answerText(*o.Real))
+			fmt.Fprintf(sw, "  real:      %s\n", esc(answerText(*o.Real)))
 		}
 		if o.Simulated != nil {
-			fmt.Fprintf(sw, "  simulated: %s\n", answerText(*o.Simulated))
+			fmt.Fprintf(sw, "  simulated: %s\n", esc(answerText(*o.Simulated)))
 		}
 		switch {
 		case o.Error != "":
-			fmt.Fprintf(sw, "  error: %s\n", o.Error)
+			fmt.Fprintf(sw, "  error: %s\n", esc(o.Error))
 		case !o.Match:
-			fmt.Fprintf(sw, "  first difference: %s\n", o.Diff)
+			fmt.Fprintf(sw, "  first difference: %s\n", esc(o.Diff))
 		}
 	}
 	if c := rep.Schema; c != nil {

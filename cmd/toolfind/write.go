@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,6 +50,11 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 	if err != nil {
 		return usageError("--writer: %v", err)
 	}
+	outFile, err := openOut("out", opts.out)
+	if err != nil {
+		return err
+	}
+	defer abortOut(outFile)
 	ctx := cmd.Context()
 	cat, err := opts.global.loadCatalog(ctx)
 	if err != nil {
@@ -81,22 +85,17 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	out := opts.io.Out
-	var f *os.File
-	if opts.out != "" {
-		if f, err = os.Create(opts.out); err != nil {
-			return badInput(fmt.Errorf("--out: %w", err))
+	if outFile == nil {
+		if err := writer.WriteLines(opts.io.Out, lines); err != nil {
+			return badInput(fmt.Errorf("writing standard output: %w", err))
 		}
-		out = f
-	}
-	err = writer.WriteLines(out, lines)
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+	} else {
+		if err := writer.WriteLines(outFile, lines); err != nil {
+			return badInput(fmt.Errorf("--out %v", err))
 		}
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", nonEmpty(opts.out, "standard output"), err)
+		if err := commitOut("out", outFile); err != nil {
+			return err
+		}
 	}
 	if opts.out != "" {
 		names := make([]string, len(writable))
@@ -106,11 +105,4 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 		fmt.Fprintf(opts.io.ErrOut, "wrote %d calls for %d prompts (%s) to %s\n", len(lines), len(qs.Queries), strings.Join(names, ", "), opts.out)
 	}
 	return nil
-}
-
-func nonEmpty(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
