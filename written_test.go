@@ -189,3 +189,52 @@ func TestCalibrationAgreement(t *testing.T) {
 		t.Errorf("calibration agreement changed (go test -run TestCalibrationAgreement -update):\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// BenchmarkHeuristicWriters writes every writable client's call for the
+// first 200 metatool prompts (the writers alone, no replay).
+func BenchmarkHeuristicWriters(b *testing.B) {
+	cat, err := corpus.Load("../shared/corpora/metatool/metatool.json")
+	if err != nil {
+		b.Skipf("shared corpora not found: %v", err)
+	}
+	qs, err := corpus.LoadQueries("../shared/corpora/metatool/queries.jsonl", cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs.Queries = qs.Queries[:200]
+	sims, err := toolfind.Clients(cat, "claude,grok,codex,codex-search,opencode-codemode", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := writer.Write(ctx, writer.Heuristic{}, sims, qs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBenchHeuristic is bench --writer heuristic over the 234
+// mongodb-accuracy prompts, every writable client, with replay.
+func BenchmarkBenchHeuristic(b *testing.B) {
+	cat, err := corpus.Load(filepath.Join(sharedCatalogs, "mongodb.json"))
+	if err != nil {
+		b.Skipf("shared catalogs not found: %v", err)
+	}
+	qs, err := corpus.LoadQueries("../shared/corpora/mongodb-accuracy/queries.jsonl", cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sims, err := toolfind.Clients(cat, "claude,grok,codex,codex-search,opencode-codemode", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := bench.Run(ctx, sims, qs, bench.Options{Writers: []writer.Writer{writer.Heuristic{}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -19,7 +19,7 @@ import (
 // callText prints a call on one line; a code call shows its code with
 // newlines as ⏎ so the table stays one line per call.
 func callText(c json.RawMessage) string {
-	return strings.ReplaceAll(string(c), "\\n", "⏎")
+	return safetext.Escape(strings.ReplaceAll(string(c), "\\n", "⏎"))
 }
 
 // rankOptions are the flags of `toolfind rank`.

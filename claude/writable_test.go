@@ -1,0 +1,67 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"testing"
+
+	"github.com/toolfind/toolfind/corpus"
+)
+
+// JavaScript's default sort compares UTF-16 code units: a supplementary
+// character (surrogate pair, 0xD83D…) sorts before U+FF21 although its
+// code point is larger; uppercase before lowercase; "_" (0x5F) before
+// lowercase letters.
+func TestUTF16Order(t *testing.T) {
+	names := []string{"mcp__a__ｆ", "mcp__a__😀", "mcp__a__b", "mcp__a__B", "mcp__a___x"}
+	sort.Slice(names, func(i, j int) bool { return utf16Less(names[i], names[j]) })
+	want := []string{"mcp__a__B", "mcp__a___x", "mcp__a__b", "mcp__a__😀", "mcp__a__ｆ"}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Fatalf("order %q, want %q", names, want)
+		}
+	}
+}
+
+func TestHeuristicCallsDemo(t *testing.T) {
+	s := New(corpus.Demo(), V2_1_332, DefaultOptions())
+	tests := []struct{ prompt, want string }{
+		// "invoice" reaches invoice_lookup and findInvoice; "look" is in the
+		// search family, so search_files comes within half the best score
+		// too: three names.
+		{"look up invoice INV-7 for ACME", `{"query":"select:mcp__billing__invoice_lookup,mcp__billing__findInvoice,mcp__files__search_files"}`},
+		// Nothing in the catalog matches: keywords, the first four.
+		{"zebra quantum lattice origami telescope", `{"query":"zebra quantum lattice origami","max_results":5}`},
+	}
+	for _, tt := range tests {
+		calls := s.HeuristicCalls(tt.prompt)
+		if len(calls) != 1 || string(calls[0]) != tt.want {
+			t.Errorf("HeuristicCalls(%q) = %s, want %s", tt.prompt, calls, tt.want)
+		}
+	}
+	if calls := s.HeuristicCalls("the of and"); calls != nil {
+		t.Errorf("stop words only: %s, want no call", calls)
+	}
+}
+
+func TestReplayMatchesSearch(t *testing.T) {
+	s := New(corpus.Demo(), V2_1_332, DefaultOptions())
+	r, err := s.Replay(context.Background(), json.RawMessage(`{"query":"invoice","max_results":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Limit != 2 || len(r.Hits) != 2 || r.Hits[0].Tool != "billing/invoice_lookup" {
+		t.Errorf("replay = %+v", r.Hits)
+	}
+	for call, want := range map[string]string{
+		`{"max_results":2}`:                    `call: field "query" is missing`,
+		`{"query":"x","max_results":"five"}`:   `call: field "max_results": not a number: "five"`,
+		`{"query":"x","max_results":2.5}`:      `call: field "max_results": 2.5 is not a whole number ≥ 0`,
+		`"select:mcp__billing__invoice_lookup"`: `call: not a JSON object: "select:mcp__billing__invoice_lookup"`,
+	} {
+		if _, err := s.Replay(context.Background(), json.RawMessage(call)); err == nil || err.Error() != want {
+			t.Errorf("Replay(%s) = %v, want %q", call, err, want)
+		}
+	}
+}

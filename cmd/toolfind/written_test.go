@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The issue's example: each client's model writes its call for the
+// prompt, and rank shows the call and what it finds.
+func TestRankPromptMongoDB(t *testing.T) {
+	mongo := sharedCatalog(t, "mongodb.json")
+	out, errOut, code := run(t, "rank", "--prompt", "Group all the movies by release year", "--catalog", mongo, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Prompt  string
+		Results []struct {
+			Client, Strategy, Writer string
+			Call                     json.RawMessage
+			Hits                     []struct{ Tool string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Prompt != "Group all the movies by release year" {
+		t.Errorf("prompt = %q", got.Prompt)
+	}
+	want := map[string]string{
+		// Stems group, movi, releas, year; "group" brings its family:
+		// statistics (db-stats), aggregate; names within half the best score.
+		"claude@2.1.332": `{"query":"select:mcp__mongodb__db-stats,mcp__mongodb__aggregate,mcp__mongodb__aggregate-db"}`,
+		// No tool name holds group/movies/release/year: "aggregate", the
+		// first word of group's family that a name holds, leads.
+		"grok@1.0.0":                `{"query":"aggregate group movies release year"}`,
+		"codex-search@0.171.0":      `{"query":"aggregate group movies release year"}`,
+		"opencode-codemode@1.18.33": `{"code":"return await tools.$codemode.search({ query: \"aggregate group movies release year\" })"}`,
+		"codex@0.171.0":             `{"code":"const re = /group|movi|releas|year|aggreg|summar|statist|stat/i;\ntext(ALL_TOOLS.filter(t => re.test(t.name) || re.test(t.description)).map(t => t.name).join(\"\\n\"));"}`,
+	}
+	seen := map[string]bool{}
+	for _, r := range got.Results {
+		if r.Strategy == "catalog" || r.Client == "opencode@1.18.33" {
+			continue
+		}
+		seen[r.Client] = true
+		var c bytes.Buffer
+		if err := json.Compact(&c, r.Call); err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := want[r.Client]; !ok || c.String() != w {
+			t.Errorf("%s call = %s, want %s", r.Client, c.String(), w)
+		}
+		if r.Writer != "heuristic" {
+			t.Errorf("%s writer = %q", r.Client, r.Writer)
+		}
+		found := false
+		for _, h := range r.Hits {
+			found = found || h.Tool == "mongodb/aggregate"
+		}
+		if !found {
+			t.Errorf("%s: mongodb/aggregate not among %v", r.Client, r.Hits)
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("clients with calls: %v", seen)
+	}
+	table, _, code := run(t, "rank", "--prompt", "Group all the movies by release year", "--catalog", mongo, "--client", "grok")
+	if code != 0 || !strings.Contains(table, `  call (heuristic writer): {"query":"aggregate group movies release year"}`) {
+		t.Errorf("table:\n%s", table)
+	}
+}
+
+// write, then bench --written: the replay scores each client on its own
+// calls, and the verbatim baseline stands beside it.
+func TestWriteThenBenchWritten(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.jsonl")
+	_, errOut, code := run(t, "write", "--client", "claude,grok,codex,opencode", "--out", w)
+	if code != 0 {
+		t.Fatalf("write: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "wrote 48 calls for 16 prompts (claude@2.1.332, grok@1.0.0, codex@0.171.0) to ") {
+		t.Errorf("stderr %q", errOut)
+	}
+	data, _ := os.ReadFile(w)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 48 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	var first map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first["writer"] != "heuristic" || first["client"] != "claude@2.1.332" || first["id"] != "1" {
+		t.Errorf("first line %v", first)
+	}
+	out, errOut, code := run(t, "bench", "--written", w, "--format", "json")
+	if code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Clients []struct {
+			Client, Writer string
+			Queries        int
+		}
+		Outcomes []struct {
+			Client string
+			Calls  []json.RawMessage
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, c := range rep.Clients {
+		rows = append(rows, c.Client+"="+c.Writer)
+	}
+	// Without --client, the clients of the file; verbatim rows beside.
+	if got := strings.Join(rows, " "); got != "claude@2.1.332=heuristic claude@2.1.332 (verbatim)=verbatim codex@0.171.0=heuristic codex@0.171.0 (verbatim)=verbatim grok@1.0.0=heuristic grok@1.0.0 (verbatim)=verbatim" {
+		t.Errorf("rows: %s", got)
+	}
+	for _, o := range rep.Outcomes {
+		if len(o.Calls) != 1 {
+			t.Errorf("%s: %d calls in JSON", o.Client, len(o.Calls))
+		}
+	}
+	table, _, _ := run(t, "bench", "--written", w, "--no-verbatim")
+	if !strings.Contains(table, "calls written by: claude@2.1.332: heuristic; codex@0.171.0: heuristic; grok@1.0.0: heuristic") {
+		t.Errorf("table lacks the writer note:\n%s", table)
+	}
+}
+
+func TestBenchWrittenNoCall(t *testing.T) {
+	w := writeFile(t, "w.jsonl", `{"id": 1, "prompt": "find the invoice", "client": "claude", "call": null, "expect": ["billing/invoice_lookup"]}
+{"id": 2, "prompt": "weather alerts", "client": "claude", "call": {"query": "select:mcp__weather__get_alerts"}, "expect": ["weather/get_alerts"]}
+`)
+	out, errOut, code := run(t, "bench", "--written", w, "--no-verbatim", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Clients []struct {
+			NoCall       int     `json:"no_call"`
+			FoundAtLimit float64 `json:"found_at_limit"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// One prompt without a call (not found, never filled with the
+	// prompt), one found by select: → 1/2.
+	if len(rep.Clients) != 1 || rep.Clients[0].NoCall != 1 || rep.Clients[0].FoundAtLimit != 0.5 {
+		t.Errorf("clients = %+v", rep.Clients)
+	}
+}
+
+func TestWrittenUsageErrors(t *testing.T) {
+	bad := writeFile(t, "bad.jsonl", `{"id": 1, "prompt": "p", "client": "claude", "call": "select:x"}`)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--written", bad}, `bad.jsonl:1: field "call": must be a JSON object`},
+		{[]string{"bench", "--written", bad, "--queries", bad}, "--written and --queries: give one"},
+		{[]string{"bench", "--written", bad, "--writer", "heuristic"}, "--written and --writer"},
+		{[]string{"bench", "--writer", "oracle"}, `--writer: unknown writer "oracle"`},
+		{[]string{"rank", "--prompt", "x", "--query", "y"}, "rank takes --query or --prompt, not both"},
+		{[]string{"rank", "--query", "y", "--writer", "verbatim"}, "--writer goes with --prompt"},
+		{[]string{"write", "--client", "opencode"}, "none of these clients' models writes a search call"},
+		{[]string{"show", "--surface-file", bad}, "--surface-file goes with --surface"},
+		{[]string{"show", "--surface", "--surface-file", writeFile(t, "s.json", `{"claude": {"nope": "x"}}`)}, `claude: unknown surface text "nope" (known: tool_search_description, query_description, max_results_description, reminder_header)`},
+	}
+	for _, tt := range tests {
+		_, errOut, code := run(t, tt.args...)
+		if code != exitBadInput || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestShowSurfaceGolden(t *testing.T) {
+	out, errOut, code := run(t, "show", "--surface")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "surface-demo.txt", out)
+	js, _, code := run(t, "show", "--surface", "--client", "claude", "--format", "json", "--surface-file",
+		writeFile(t, "s.json", `{"claude": {"reminder_header": "EXACT HEADER"}}`))
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var got struct {
+		Surfaces []struct {
+			Context []struct{ Role, Text string }
+			Wording map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Surfaces) != 1 || !strings.HasPrefix(got.Surfaces[0].Context[0].Text, "EXACT HEADER\nCronCreate\n") || got.Surfaces[0].Wording["reminder_header"] != "user" {
+		t.Errorf("surface with a user text: %s", js)
+	}
+}
