@@ -18,8 +18,8 @@ const (
 	// MaxCatalogBytes bounds one catalog file (64 MiB; the largest real
 	// catalogs are under 1 MiB).
 	MaxCatalogBytes = 64 << 20
-	// MaxJSONDepth is the nesting limit of encoding/json, which reads every
-	// catalog file: a file nested deeper is rejected whole.
+	// MaxJSONDepth is the nesting limit of the catalog decoder (ojson, the
+	// same as encoding/json's): a file nested deeper is rejected whole.
 	MaxJSONDepth = 10000
 	// MaxSchemaDepth bounds how deeply a tool's JSON nests (its inputSchema,
 	// outputSchema, _meta…; the tool object is level 1). A deeper tool is

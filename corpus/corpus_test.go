@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/toolfind/toolfind/ojson"
 )
 
 // sharedCatalogs is ../shared/catalogs, read at test time (never copied).
@@ -89,7 +92,13 @@ func TestParseCatalogErrors(t *testing.T) {
 		name, data, want string
 	}{
 		{"syntax error has line and column", "{\n  \"server\": \"a\",\n  \"tools\": [,]\n}", "bad.json:3:13: invalid JSON"},
-		{"not an object", `[1,2]`, "bad.json:1:2: must be a JSON object, not array"},
+		{"not an object", `[1,2]`, "bad.json:1:1: must be a JSON object, not array"},
+		{"not an object, after white space", "\n  \"x\"", "bad.json:2:3: must be a JSON object, not string"},
+		{"syntax error beats the type", `[1,2,]`, "bad.json:1:6: invalid JSON: invalid character ']' looking for beginning of value"},
+		{"syntax error after the object", `{"tools":[]} x`, "bad.json:1:14: invalid JSON: invalid character 'x' after top-level value"},
+		{"null tools reads as missing", `{"server":"a","tools":null}`, `bad.json: tools: missing: a catalog needs "tools" or "servers"`},
+		{"servers entry not an object", `{"servers":[1]}`, "bad.json: servers[0]: must be an object"},
+		{"null servers entry has no name", `{"servers":[null]}`, "bad.json: servers[0].name: missing"},
 		{"no tools", `{"server":"a"}`, `bad.json: tools: missing: a catalog needs "tools" or "servers"`},
 		{"tools not array", `{"server":"a","tools":{}}`, "bad.json: tools: must be an array of tool objects"},
 		{"server not string", `{"server":1,"tools":[]}`, "bad.json: server: must be a string"},
@@ -377,5 +386,48 @@ func TestMergeRevalidate(t *testing.T) {
 	}
 	if err := m.Merge(b); err == nil {
 		t.Error("merging server b twice should fail")
+	}
+}
+
+func TestRawBytesAreTheFilesBytes(t *testing.T) {
+	data := "{\"server\":\"s\",\"tools\":[ {\"name\" : \"t\\u0041\",\n \"inputSchema\": { \"type\" : \"object\" } ,\"inputSchema\":{\"type\":\"object\", \"x\":1}} , 7 ]}"
+	servers, diags, err := ParseCatalog("r.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := servers[0].Tools[0]
+	if want := "{\"name\" : \"t\\u0041\",\n \"inputSchema\": { \"type\" : \"object\" } ,\"inputSchema\":{\"type\":\"object\", \"x\":1}}"; string(tool.Raw) != want {
+		t.Errorf("Raw %q\nwant %q", tool.Raw, want)
+	}
+	// The last of a repeated key, as Get returns.
+	if string(tool.InputSchemaRaw) != `{"type":"object", "x":1}` || tool.InputSchema.Lookup("x").Str != "1" {
+		t.Errorf("InputSchemaRaw %q", tool.InputSchemaRaw)
+	}
+	if tool.Name != "tA" {
+		t.Errorf("name %q, want the unescaped tA", tool.Name)
+	}
+	if len(diags) != 1 || diags[0].Code != CodeToolNotObject || diags[0].Field != "tools[1]" {
+		t.Errorf("diagnostics %+v", diags)
+	}
+}
+
+// TestSharedCatalogsDecodeConsistently checks, on every shared catalog,
+// that each tool's Value and schemas are what its raw bytes parse to.
+func TestSharedCatalogsDecodeConsistently(t *testing.T) {
+	cat, err := Load(requireShared(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range cat.Tools() {
+		v, err := ojson.Parse(tool.Raw)
+		if err != nil || !reflect.DeepEqual(v, tool.Value) {
+			t.Fatalf("%s: Value differs from its raw bytes (%v)", tool.ID(), err)
+		}
+		if in, _ := v.Get("inputSchema"); tool.InputSchemaRaw != nil {
+			w, err := ojson.Parse(tool.InputSchemaRaw)
+			if err != nil || !reflect.DeepEqual(w, in) {
+				t.Fatalf("%s: input schema differs from its raw bytes", tool.ID())
+			}
+		}
 	}
 }

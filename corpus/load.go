@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -71,7 +70,7 @@ func loadFiles(read func(string) ([]byte, error), files []string) (*Catalog, err
 		if err != nil {
 			return nil, &LoadError{File: f, Err: unwrapPathError(err)}
 		}
-		servers, diags, err := ParseCatalog(f, data)
+		servers, diags, err := parseOwned(f, data)
 		if err != nil {
 			return nil, err
 		}
@@ -147,12 +146,31 @@ func expand(p string) ([]string, error) {
 // start of a file.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-type catalogFile struct {
-	Server       *json.RawMessage `json:"server"`
-	Name         *json.RawMessage `json:"name"`
-	Instructions *json.RawMessage `json:"instructions"`
-	Tools        *json.RawMessage `json:"tools"`
-	Servers      *json.RawMessage `json:"servers"`
+// span is one member's value in a catalog file: the bytes from its first
+// to its last character, and where it starts (for error positions).
+type span struct {
+	off  int
+	data []byte
+	kind ojson.Kind
+}
+
+// present reports whether the member was given and not null (null reads
+// as absent, as it always has).
+func (s span) present() bool { return s.data != nil && s.kind != ojson.Null }
+
+// catalogFields are the members a catalog object (or a servers[] entry)
+// may have; the last of a repeated key wins.
+type catalogFields struct {
+	server, name, instructions, tools, servers span
+}
+
+// parser reads one catalog file in a single pass over its bytes: the
+// top-level members are checked and located, then each tool is decoded
+// once into an ojson.Value, its raw bytes a sub-slice of the file.
+type parser struct {
+	file    string
+	data    []byte
+	members []ojson.Member // scratch for a tool's members
 }
 
 // ParseCatalog parses one catalog file's bytes. file names the source in
@@ -162,45 +180,85 @@ type catalogFile struct {
 //
 // A leading UTF-8 byte-order mark is skipped (editors on Windows write one);
 // line and column numbers in errors count from after it.
+//
+// The servers returned share no memory with data (it is copied once).
 func ParseCatalog(file string, data []byte) ([]*Server, []Diagnostic, error) {
+	return parseOwned(file, bytes.Clone(data))
+}
+
+// parseOwned is ParseCatalog over bytes nobody else holds: the tools' raw
+// JSON and their strings point into data.
+func parseOwned(file string, data []byte) ([]*Server, []Diagnostic, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	var top catalogFile
-	if err := unmarshalAt(file, data, &top); err != nil {
+	p := &parser{file: file, data: data}
+	d := ojson.NewSharedDecoder(data)
+	kind := d.Peek()
+	if kind != ojson.Object && kind != ojson.Null {
+		// Syntax errors anywhere come first, then the type.
+		start := d.Start()
+		if err := d.Skip(); err != nil {
+			return nil, nil, p.syntax(err)
+		}
+		if err := d.End(); err != nil {
+			return nil, nil, p.syntax(err)
+		}
+		line, col := position(data, int64(start))
+		return nil, nil, &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("must be a JSON object, not %s", kind)}
+	}
+	top, err := p.fields(d)
+	if err != nil {
 		return nil, nil, err
 	}
-	if top.Servers != nil {
-		var list []json.RawMessage
-		if err := json.Unmarshal(*top.Servers, &list); err != nil {
+	if err := d.End(); err != nil {
+		return nil, nil, p.syntax(err)
+	}
+	if top.servers.present() {
+		if top.servers.kind != ojson.Array {
 			return nil, nil, &LoadError{File: file, Field: "servers", Err: errors.New("must be an array of server objects")}
 		}
 		var servers []*Server
 		var diags []Diagnostic
-		for i, raw := range list {
-			var entry catalogFile
+		sd := ojson.NewSharedDecoder(top.servers.data)
+		err := sd.Array(func(i int) error {
 			field := fmt.Sprintf("servers[%d]", i)
-			if err := json.Unmarshal(raw, &entry); err != nil {
-				return nil, nil, &LoadError{File: file, Field: field, Err: errors.New("must be an object")}
+			var entry catalogFields
+			switch sd.Peek() {
+			case ojson.Object:
+				var err error
+				if entry, err = p.fields(sd); err != nil {
+					return err
+				}
+			case ojson.Null: // reads as an empty entry
+				if err := sd.Skip(); err != nil {
+					return err
+				}
+			default:
+				return &LoadError{File: file, Field: field, Err: errors.New("must be an object")}
 			}
-			nameRaw := entry.Name
-			if nameRaw == nil {
-				nameRaw = entry.Server
+			nameSpan := entry.name
+			if !nameSpan.present() {
+				nameSpan = entry.server
 			}
-			name, err := stringField(file, field+".name", nameRaw, true)
+			name, err := p.stringField(field+".name", nameSpan, true)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			s, d, err := parseServer(file, field, name, entry)
+			s, dg, err := p.server(field, name, entry)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			servers = append(servers, s)
-			diags = append(diags, d...)
+			diags = append(diags, dg...)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, p.syntax(err)
 		}
 		return servers, diags, nil
 	}
 	var name string
-	if top.Server != nil {
-		n, err := stringField(file, "server", top.Server, true)
+	if top.server.present() {
+		n, err := p.stringField("server", top.server, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -209,107 +267,188 @@ func ParseCatalog(file string, data []byte) ([]*Server, []Diagnostic, error) {
 		base := filepath.Base(file)
 		name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	if top.Tools == nil {
+	if !top.tools.present() {
 		return nil, nil, &LoadError{File: file, Field: "tools", Err: errors.New(`missing: a catalog needs "tools" or "servers"`)}
 	}
-	s, d, err := parseServer(file, "", name, top)
+	s, dg, err := p.server("", name, top)
 	if err != nil {
 		return nil, nil, err
 	}
-	return []*Server{s}, d, nil
+	return []*Server{s}, dg, nil
 }
 
-func stringField(file, field string, raw *json.RawMessage, required bool) (string, error) {
-	if raw == nil {
+// fields reads an object (or null), locating the catalog members and
+// checking the syntax of everything.
+func (p *parser) fields(d *ojson.Decoder) (catalogFields, error) {
+	var f catalogFields
+	if d.Peek() == ojson.Null {
+		return f, p.syntax(d.Skip())
+	}
+	err := d.Object(func(key string) error {
+		var dst *span
+		switch key {
+		case "server":
+			dst = &f.server
+		case "name":
+			dst = &f.name
+		case "instructions":
+			dst = &f.instructions
+		case "tools":
+			dst = &f.tools
+		case "servers":
+			dst = &f.servers
+		default:
+			return d.Skip()
+		}
+		kind := d.Peek()
+		start := d.Start()
+		if err := d.Skip(); err != nil {
+			return err
+		}
+		*dst = span{off: start, data: d.Data()[start:d.Offset()], kind: kind}
+		return nil
+	})
+	return f, p.syntax(err)
+}
+
+// syntax turns a decoder error into a LoadError with line and column.
+func (p *parser) syntax(err error) error {
+	var se *ojson.SyntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	// Every value is checked by the file-level pass before any
+	// sub-slice is decoded, so a syntax error's offset is the file's.
+	line, col := position(p.data, int64(se.Offset))
+	if se.Msg == "exceeded max depth" {
+		return &LoadError{File: p.file, Line: line, Column: col,
+			Err: fmt.Errorf("JSON nested deeper than %d levels, the limit for catalog files (MaxJSONDepth)", MaxJSONDepth)}
+	}
+	return &LoadError{File: p.file, Line: line, Column: col, Err: fmt.Errorf("invalid JSON: %v", se)}
+}
+
+func (p *parser) stringField(field string, s span, required bool) (string, error) {
+	if !s.present() {
 		if required {
-			return "", &LoadError{File: file, Field: field, Err: errors.New("missing")}
+			return "", &LoadError{File: p.file, Field: field, Err: errors.New("missing")}
 		}
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(*raw, &s); err != nil {
-		if !required && bytes.Equal(bytes.TrimSpace(*raw), []byte("null")) {
-			return "", nil
-		}
-		return "", &LoadError{File: file, Field: field, Err: errors.New("must be a string")}
+	if s.kind != ojson.String {
+		return "", &LoadError{File: p.file, Field: field, Err: errors.New("must be a string")}
 	}
-	return s, nil
+	v, err := ojson.NewSharedDecoder(s.data).Value()
+	if err != nil {
+		return "", p.syntax(err)
+	}
+	return v.Str, nil
 }
 
-func parseServer(file, field, name string, f catalogFile) (*Server, []Diagnostic, error) {
+func (p *parser) server(field, name string, f catalogFields) (*Server, []Diagnostic, error) {
 	prefix := field
 	if prefix != "" {
 		prefix += "."
 	}
-	instr, err := stringField(file, prefix+"instructions", f.Instructions, false)
+	instr, err := p.stringField(prefix+"instructions", f.instructions, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &Server{Name: name, Instructions: instr, Source: file}
-	if f.Tools == nil {
-		return nil, nil, &LoadError{File: file, Field: prefix + "tools", Err: errors.New("missing")}
+	s := &Server{Name: name, Instructions: instr, Source: p.file}
+	if !f.tools.present() {
+		return nil, nil, &LoadError{File: p.file, Field: prefix + "tools", Err: errors.New("missing")}
 	}
-	var list []json.RawMessage
-	if err := json.Unmarshal(*f.Tools, &list); err != nil {
-		return nil, nil, &LoadError{File: file, Field: prefix + "tools", Err: errors.New("must be an array of tool objects")}
+	if f.tools.kind != ojson.Array {
+		return nil, nil, &LoadError{File: p.file, Field: prefix + "tools", Err: errors.New("must be an array of tool objects")}
 	}
 	var diags []Diagnostic
-	for i, raw := range list {
-		t, d := parseTool(file, name, i, raw)
-		diags = append(diags, d...)
+	d := ojson.NewSharedDecoder(f.tools.data)
+	err = d.Array(func(i int) error {
+		t, dg, err := p.tool(d, name, i)
+		if err != nil {
+			return err
+		}
+		diags = append(diags, dg...)
 		if t != nil {
 			t.Index = len(s.Tools)
 			s.Tools = append(s.Tools, t)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, p.syntax(err)
 	}
 	return s, diags, nil
 }
 
-// parseTool builds a Tool from one tools/list entry. It returns nil (and an
-// error diagnostic) only when the entry has no usable name.
-func parseTool(file, server string, i int, raw json.RawMessage) (*Tool, []Diagnostic) {
+// tool decodes one tools/list entry, keeping its raw bytes and those of
+// its schemas. It returns a nil Tool (and an error diagnostic) only when
+// the entry has no usable name.
+func (p *parser) tool(d *ojson.Decoder, server string, i int) (*Tool, []Diagnostic, error) {
 	field := fmt.Sprintf("tools[%d]", i)
-	v, err := ojson.Parse(raw)
-	if err != nil || v.Kind != ojson.Object {
-		return nil, []Diagnostic{{Severity: Error, Code: CodeToolNotObject, File: file, Server: server, Field: field,
-			Message: "tool entry is not a JSON object; skipped"}}
+	if d.Peek() != ojson.Object {
+		return nil, []Diagnostic{{Severity: Error, Code: CodeToolNotObject, File: p.file, Server: server, Field: field,
+			Message: "tool entry is not a JSON object; skipped"}}, d.Skip()
 	}
+	start := d.Start()
+	base := len(p.members)
+	var inRaw, outRaw []byte
+	err := d.Object(func(key string) error {
+		vs := d.Start()
+		v, err := d.Value()
+		if err != nil {
+			return err
+		}
+		p.members = append(p.members, ojson.Member{Key: key, Value: v})
+		// The raw bytes of the schemas: the last of a repeated key, as
+		// Get returns.
+		switch key {
+		case "inputSchema":
+			inRaw = d.Data()[vs:d.Offset():d.Offset()]
+		case "outputSchema":
+			outRaw = d.Data()[vs:d.Offset():d.Offset()]
+		}
+		return nil
+	})
+	if err != nil {
+		p.members = p.members[:base]
+		return nil, nil, err
+	}
+	v := ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, len(p.members)-base)}
+	copy(v.Members, p.members[base:])
+	clear(p.members[base:])
+	p.members = p.members[:base]
+	raw := d.Data()[start:d.Offset():d.Offset()]
+
 	nameV, ok := v.Get("name")
 	if !ok || nameV.Kind != ojson.String {
-		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: file, Server: server, Field: field + ".name",
-			Message: "tool has no string name; skipped"}}
+		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: p.file, Server: server, Field: field + ".name",
+			Message: "tool has no string name; skipped"}}, nil
 	}
-	if d, deep := tooDeep(file, server, nameV.Str, v); deep {
-		return nil, []Diagnostic{d}
+	if d, deep := tooDeep(p.file, server, nameV.Str, v); deep {
+		return nil, []Diagnostic{d}, nil
 	}
-	t := &Tool{Server: server, Name: nameV.Str, Raw: append(json.RawMessage(nil), raw...), Value: v}
+	t := &Tool{Server: server, Name: nameV.Str, Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
 	var diags []Diagnostic
 	if d, ok := v.Get("description"); ok {
 		if d.Kind == ojson.String {
 			t.Description, t.HasDescription = d.Str, true
 		} else if d.Kind != ojson.Null {
-			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: file, Server: server, Tool: t.Name,
+			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Server: server, Tool: t.Name,
 				Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", d.Kind)})
 		}
 	}
 	if tv, ok := v.Get("title"); ok && tv.Kind == ojson.String {
 		t.Title = tv.Str
 	}
-	// The raw bytes of the schemas, decoded once for both (the last of a
-	// repeated key, as Get returns).
-	var members map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &members) // raw parsed as an object above
 	t.InputSchema, _ = v.Get("inputSchema")
-	t.InputSchemaRaw = members["inputSchema"]
 	t.OutputSchema, _ = v.Get("outputSchema")
-	t.OutputSchemaRaw = members["outputSchema"]
 	if m, ok := v.Get("_meta"); ok {
 		t.Meta = m
 	}
 	if a, ok := v.Get("annotations"); ok && a.Kind == ojson.Object {
 		t.Annotations = parseAnnotations(a)
 	}
-	return t, diags
+	return t, diags, nil
 }
 
 func parseAnnotations(a ojson.Value) Annotations {
@@ -330,35 +469,6 @@ func parseAnnotations(a ojson.Value) Annotations {
 	out.IdempotentHint = hint("idempotentHint")
 	out.OpenWorldHint = hint("openWorldHint")
 	return out
-}
-
-// unmarshalAt decodes JSON and turns syntax and type errors into a
-// LoadError with the line and column.
-func unmarshalAt(file string, data []byte, v any) error {
-	err := json.Unmarshal(data, v)
-	if err == nil {
-		return nil
-	}
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		// Offset counts the bytes read, the offending one included.
-		line, col := position(data, se.Offset-1)
-		if strings.HasSuffix(se.Error(), "exceeded max depth") {
-			return &LoadError{File: file, Line: line, Column: col,
-				Err: fmt.Errorf("JSON nested deeper than %d levels, the limit for catalog files (MaxJSONDepth)", MaxJSONDepth)}
-		}
-		return &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("invalid JSON: %v", se)}
-	case errors.As(err, &te):
-		line, col := position(data, te.Offset)
-		field := te.Field
-		if field == "" {
-			return &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("must be a JSON object, not %s", te.Value)}
-		}
-		return &LoadError{File: file, Line: line, Column: col, Field: field, Err: fmt.Errorf("wrong type %s", te.Value)}
-	}
-	return &LoadError{File: file, Err: err}
 }
 
 // position converts a byte offset into a 1-based line and column.

@@ -13,11 +13,8 @@
 package ojson
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -63,86 +60,22 @@ type Value struct {
 	Members []Member // Object members in source order (duplicates kept)
 }
 
-// Parse decodes data as a single JSON value.
+// Parse decodes data as a single JSON value (see Decoder).
 func Parse(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decode(dec, 0)
+	d := NewDecoder(data)
+	v, err := d.Value()
 	if err != nil {
 		return Value{}, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return Value{}, errors.New("ojson: unexpected data after the JSON value")
-		}
+	if err := d.End(); err != nil {
 		return Value{}, err
 	}
 	return v, nil
 }
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+// maxDepth bounds nesting so hostile input cannot exhaust the stack (the
+// limit encoding/json has).
 const maxDepth = 10000
-
-func decode(dec *json.Decoder, depth int) (Value, error) {
-	if depth > maxDepth {
-		return Value{}, fmt.Errorf("ojson: nesting deeper than %d", maxDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return Value{}, io.ErrUnexpectedEOF
-		}
-		return Value{}, err
-	}
-	switch t := tok.(type) {
-	case nil:
-		return Value{Kind: Null}, nil
-	case bool:
-		return Value{Kind: Bool, Bool: t}, nil
-	case json.Number:
-		return Value{Kind: Number, Str: string(t)}, nil
-	case string:
-		return Value{Kind: String, Str: t}, nil
-	case json.Delim:
-		switch t {
-		case '[':
-			v := Value{Kind: Array, Array: []Value{}}
-			for dec.More() {
-				e, err := decode(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				v.Array = append(v.Array, e)
-			}
-			if _, err := dec.Token(); err != nil {
-				return Value{}, err
-			}
-			return v, nil
-		case '{':
-			v := Value{Kind: Object, Members: []Member{}}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return Value{}, err
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return Value{}, fmt.Errorf("ojson: object key is %v, not a string", kt)
-				}
-				e, err := decode(dec, depth+1)
-				if err != nil {
-					return Value{}, err
-				}
-				v.Members = append(v.Members, Member{Key: key, Value: e})
-			}
-			if _, err := dec.Token(); err != nil {
-				return Value{}, err
-			}
-			return v, nil
-		}
-	}
-	return Value{}, fmt.Errorf("ojson: unexpected token %v", tok)
-}
 
 // Get returns the value of key in an object (the last one when the key is
 // repeated, as JSON.parse does) and whether it exists. On a non-object it

@@ -1,0 +1,527 @@
+package ojson
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// SyntaxError is malformed JSON. Offset is the byte offset of the
+// offending byte (len(data) when the input ends too early).
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// Decoder reads JSON values from one byte slice in a single pass, with no
+// intermediate tokens: a value is checked and built while it is scanned.
+// Callers that need both a value and its exact bytes (a catalog keeps each
+// tool's raw JSON) read the Offset before and after Value.
+//
+// The grammar is RFC 8259, checked as encoding/json checks it; strings are
+// decoded as encoding/json decodes them (invalid UTF-8 bytes and lone
+// surrogate escapes become U+FFFD). Nesting deeper than 10,000 is an error.
+type Decoder struct {
+	data  []byte
+	pos   int
+	depth int
+	share bool
+	// members and values are scratch stacks: an object's members (an
+	// array's elements) are gathered here and copied once into a slice of
+	// the exact size.
+	members []Member
+	values  []Value
+}
+
+// NewDecoder returns a decoder over data. Decoded strings are copies.
+func NewDecoder(data []byte) *Decoder { return &Decoder{data: data} }
+
+// NewSharedDecoder returns a decoder whose decoded strings point into data
+// wherever they need no unescaping, instead of being copied. The caller
+// promises never to modify data afterwards (a file read for this purpose
+// only); this saves most of the allocations of a large catalog.
+func NewSharedDecoder(data []byte) *Decoder { return &Decoder{data: data, share: true} }
+
+// Offset is the position of the next unread byte.
+func (d *Decoder) Offset() int { return d.pos }
+
+// Data returns the input.
+func (d *Decoder) Data() []byte { return d.data }
+
+func (d *Decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// Peek skips white space and returns the kind of the next value (Invalid
+// at the end of the input or before a byte that starts no value).
+func (d *Decoder) Peek() Kind {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return Invalid
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Bool
+	case 'n':
+		return Null
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return Number
+		}
+	}
+	return Invalid
+}
+
+// Start skips white space and returns the offset where the next value
+// starts.
+func (d *Decoder) Start() int {
+	d.skipSpace()
+	return d.pos
+}
+
+// End checks that only white space is left.
+func (d *Decoder) End() error {
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		return d.errorf("invalid character %s after top-level value", quoteChar(d.data[d.pos]))
+	}
+	return nil
+}
+
+func (d *Decoder) errorf(format string, args ...any) error {
+	return &SyntaxError{Offset: d.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *Decoder) eof() error {
+	return &SyntaxError{Offset: len(d.data), Msg: "unexpected end of JSON input"}
+}
+
+// quoteChar formats c as encoding/json does in its messages.
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	s := strconv.Quote(string(rune(c)))
+	return "'" + s[1:len(s)-1] + "'"
+}
+
+// Value decodes the next value.
+func (d *Decoder) Value() (Value, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return Value{}, d.eof()
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return d.object()
+	case '[':
+		return d.array()
+	case '"':
+		s, err := d.str()
+		return Value{Kind: String, Str: s}, err
+	case 't':
+		return Value{Kind: Bool, Bool: true}, d.literal("true")
+	case 'f':
+		return Value{Kind: Bool}, d.literal("false")
+	case 'n':
+		return Value{Kind: Null}, d.literal("null")
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			start := d.pos
+			if err := d.number(); err != nil {
+				return Value{}, err
+			}
+			return Value{Kind: Number, Str: d.text(start, d.pos)}, nil
+		}
+		return Value{}, d.errorf("invalid character %s looking for beginning of value", quoteChar(c))
+	}
+}
+
+// Skip checks and steps over the next value without building it.
+func (d *Decoder) Skip() error {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return d.eof()
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return d.Object(func(string) error { return d.Skip() })
+	case '[':
+		return d.Array(func(int) error { return d.Skip() })
+	case '"':
+		return d.skipString()
+	case 't':
+		return d.literal("true")
+	case 'f':
+		return d.literal("false")
+	case 'n':
+		return d.literal("null")
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return d.number()
+		}
+		return d.errorf("invalid character %s looking for beginning of value", quoteChar(c))
+	}
+}
+
+// Object reads an object, calling member for each key in source order; the
+// callback must read the member's value (Value or Skip) before returning.
+// The next value must be an object.
+func (d *Decoder) Object(member func(key string) error) error {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return d.eof()
+	}
+	if d.data[d.pos] != '{' {
+		return d.errorf("invalid character %s, want an object", quoteChar(d.data[d.pos]))
+	}
+	if d.depth++; d.depth > maxDepth {
+		return d.errorf("exceeded max depth")
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		d.depth--
+		return nil
+	}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.eof()
+		}
+		if d.data[d.pos] != '"' {
+			return d.errorf("invalid character %s looking for beginning of object key string", quoteChar(d.data[d.pos]))
+		}
+		key, err := d.str()
+		if err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.eof()
+		}
+		if d.data[d.pos] != ':' {
+			return d.errorf("invalid character %s after object key", quoteChar(d.data[d.pos]))
+		}
+		d.pos++
+		if err := member(key); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.eof()
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			d.depth--
+			return nil
+		default:
+			return d.errorf("invalid character %s after object key:value pair", quoteChar(d.data[d.pos]))
+		}
+	}
+}
+
+// Array reads an array, calling elem for each element; the callback must
+// read the element (Value or Skip). The next value must be an array.
+func (d *Decoder) Array(elem func(i int) error) error {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return d.eof()
+	}
+	if d.data[d.pos] != '[' {
+		return d.errorf("invalid character %s, want an array", quoteChar(d.data[d.pos]))
+	}
+	if d.depth++; d.depth > maxDepth {
+		return d.errorf("exceeded max depth")
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		d.depth--
+		return nil
+	}
+	for i := 0; ; i++ {
+		if err := elem(i); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return d.eof()
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			d.depth--
+			return nil
+		default:
+			return d.errorf("invalid character %s after array element", quoteChar(d.data[d.pos]))
+		}
+	}
+}
+
+func (d *Decoder) object() (Value, error) {
+	base := len(d.members)
+	err := d.Object(func(key string) error {
+		v, err := d.Value()
+		d.members = append(d.members, Member{Key: key, Value: v})
+		return err
+	})
+	if err != nil {
+		d.members = d.members[:base]
+		return Value{}, err
+	}
+	ms := make([]Member, len(d.members)-base)
+	copy(ms, d.members[base:])
+	clear(d.members[base:])
+	d.members = d.members[:base]
+	return Value{Kind: Object, Members: ms}, nil
+}
+
+func (d *Decoder) array() (Value, error) {
+	base := len(d.values)
+	err := d.Array(func(int) error {
+		v, err := d.Value()
+		d.values = append(d.values, v)
+		return err
+	})
+	if err != nil {
+		d.values = d.values[:base]
+		return Value{}, err
+	}
+	vs := make([]Value, len(d.values)-base)
+	copy(vs, d.values[base:])
+	clear(d.values[base:])
+	d.values = d.values[:base]
+	return Value{Kind: Array, Array: vs}, nil
+}
+
+func (d *Decoder) literal(word string) error {
+	for i := 0; i < len(word); i++ {
+		if d.pos >= len(d.data) {
+			return d.eof()
+		}
+		if d.data[d.pos] != word[i] {
+			return d.errorf("invalid character %s in literal %s (expecting %s)", quoteChar(d.data[d.pos]), word, quoteChar(word[i]))
+		}
+		d.pos++
+	}
+	return nil
+}
+
+// number steps over -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (d *Decoder) number() error {
+	digits := func(what string) error {
+		if d.pos >= len(d.data) {
+			return d.eof()
+		}
+		if c := d.data[d.pos]; c < '0' || c > '9' {
+			return d.errorf("invalid character %s in %s", quoteChar(c), what)
+		}
+		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+			d.pos++
+		}
+		return nil
+	}
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+		d.pos++
+	} else if err := digits("numeric literal"); err != nil {
+		return err
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if err := digits("numeric literal"); err != nil {
+			return err
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if err := digits("exponent of numeric literal"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// text returns data[start:end] as a string, shared or copied.
+func (d *Decoder) text(start, end int) string {
+	if end == start {
+		return ""
+	}
+	if d.share {
+		return unsafe.String(&d.data[start], end-start)
+	}
+	return string(d.data[start:end])
+}
+
+// scanString steps over a string starting at the opening quote and
+// reports whether it needs unescaping (escapes or invalid UTF-8).
+func (d *Decoder) scanString() (start, end int, plain bool, err error) {
+	d.pos++ // opening quote
+	start = d.pos
+	plain = true
+	for {
+		if d.pos >= len(d.data) {
+			return 0, 0, false, d.eof()
+		}
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			end = d.pos
+			d.pos++
+			return start, end, plain, nil
+		case c == '\\':
+			plain = false
+			d.pos++
+			if d.pos >= len(d.data) {
+				return 0, 0, false, d.eof()
+			}
+			switch d.data[d.pos] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.pos++
+			case 'u':
+				d.pos++
+				for i := 0; i < 4; i++ {
+					if d.pos >= len(d.data) {
+						return 0, 0, false, d.eof()
+					}
+					if !isHex(d.data[d.pos]) {
+						return 0, 0, false, d.errorf("invalid character %s in \\u hexadecimal character escape", quoteChar(d.data[d.pos]))
+					}
+					d.pos++
+				}
+			default:
+				return 0, 0, false, d.errorf("invalid character %s in string escape code", quoteChar(d.data[d.pos]))
+			}
+		case c < 0x20:
+			return 0, 0, false, d.errorf("invalid character %s in string literal", quoteChar(c))
+		case c < utf8.RuneSelf:
+			d.pos++
+		default:
+			r, size := utf8.DecodeRune(d.data[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			d.pos += size
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func (d *Decoder) skipString() error {
+	_, _, _, err := d.scanString()
+	return err
+}
+
+func (d *Decoder) str() (string, error) {
+	start, end, plain, err := d.scanString()
+	if err != nil {
+		return "", err
+	}
+	if plain {
+		return d.text(start, end), nil
+	}
+	return unquote(d.data[start:end]), nil
+}
+
+// unquote decodes a checked string body as encoding/json does.
+func unquote(s []byte) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			i++
+			switch s[i] {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r := hex4(s[i+1:])
+				i += 4
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1) // the next \uXXXX, if one follows
+					if i+6 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+						r2 = hex4(s[i+3:])
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						i += 6
+						b = utf8.AppendRune(b, dec)
+						break
+					}
+					r = utf8.RuneError
+				}
+				b = utf8.AppendRune(b, r)
+			default: // '"', '\\', '/'
+				b = append(b, s[i])
+			}
+			i++
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			i += size
+			b = utf8.AppendRune(b, r) // RuneError for an invalid byte
+		}
+	}
+	return string(b)
+}
+
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}

@@ -1,0 +1,194 @@
+package ojson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// parseReference is the slow reference decoder: encoding/json's tokenizer,
+// one token at a time (what Parse was before the single-pass Decoder).
+// The fast Decoder must build the same Value and accept the same inputs.
+func parseReference(data []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := refDecode(dec, 0)
+	if err != nil {
+		return Value{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			return Value{}, errors.New("data after the value")
+		}
+		return Value{}, err
+	}
+	return v, nil
+}
+
+func refDecode(dec *json.Decoder, depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, errors.New("too deep")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return Value{}, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return Value{Kind: Null}, nil
+	case bool:
+		return Value{Kind: Bool, Bool: t}, nil
+	case json.Number:
+		return Value{Kind: Number, Str: string(t)}, nil
+	case string:
+		return Value{Kind: String, Str: t}, nil
+	case json.Delim:
+		if t == '[' {
+			v := Value{Kind: Array, Array: []Value{}}
+			for dec.More() {
+				e, err := refDecode(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				v.Array = append(v.Array, e)
+			}
+			_, err := dec.Token()
+			return v, err
+		}
+		v := Value{Kind: Object, Members: []Member{}}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return Value{}, err
+			}
+			e, err := refDecode(dec, depth+1)
+			if err != nil {
+				return Value{}, err
+			}
+			v.Members = append(v.Members, Member{Key: kt.(string), Value: e})
+		}
+		_, err := dec.Token()
+		return v, err
+	}
+	return Value{}, fmt.Errorf("unexpected token %v", tok)
+}
+
+func TestDecoderMatchesReference(t *testing.T) {
+	inputs := []string{
+		`{"a":[1,2,{"b":null}],"c":"\u00e9","d":true,"e":false}`,
+		`[1e400, -0, "x", 0.5e-3, 12E+2, -1.25]`,
+		`"\ud83d\ude00 \ud800 \udc00 \ud800\u0041 \\ \/ \b\f\n\r\t"`,
+		"\"bad \xff utf8 \xe2\x82\"",
+		` { "k" : [ ] , "k" : { } } `,
+		`{"a":1,"a":2}`,
+		`[]`, `{}`, `0`, `null`,
+	}
+	for _, in := range inputs {
+		want, err := parseReference([]byte(in))
+		if err != nil {
+			t.Fatalf("reference rejects %q: %v", in, err)
+		}
+		got, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", in, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Parse(%q)\n got %+v\nwant %+v", in, got, want)
+		}
+	}
+}
+
+func TestDecoderErrors(t *testing.T) {
+	tests := []struct {
+		in     string
+		offset int
+		msg    string
+	}{
+		{``, 0, "unexpected end of JSON input"},
+		{`[1,]`, 3, "invalid character ']' looking for beginning of value"},
+		{`{"a" 1}`, 5, "invalid character '1' after object key"},
+		{`{"a":1 "b":2}`, 7, "invalid character '\"' after object key:value pair"},
+		{`[1 2]`, 3, "invalid character '2' after array element"},
+		{`{1:2}`, 1, "invalid character '1' looking for beginning of object key string"},
+		{`tru`, 3, "unexpected end of JSON input"},
+		{`nul1`, 3, "invalid character '1' in literal null (expecting 'l')"},
+		{`01`, 1, "invalid character '1' after top-level value"},
+		{`-`, 1, "unexpected end of JSON input"},
+		{`1.e5`, 2, "invalid character 'e' in numeric literal"},
+		{`1e+`, 3, "unexpected end of JSON input"},
+		{"\"a\x01\"", 2, `invalid character '\x01' in string literal`},
+		{`"\x"`, 2, `invalid character 'x' in string escape code`},
+		{`"\u12g4"`, 5, `invalid character 'g' in \u hexadecimal character escape`},
+		{`"abc`, 4, "unexpected end of JSON input"},
+		{`{} x`, 3, "invalid character 'x' after top-level value"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%q) = %v, want a SyntaxError", tt.in, err)
+			continue
+		}
+		if se.Offset != tt.offset || se.Msg != tt.msg {
+			t.Errorf("Parse(%q) = %d %q, want %d %q", tt.in, se.Offset, se.Msg, tt.offset, tt.msg)
+		}
+	}
+	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
+	if _, err := Parse([]byte(deep)); err == nil || !strings.Contains(err.Error(), "max depth") {
+		t.Errorf("depth %d: %v", maxDepth+1, err)
+	}
+}
+
+func TestSharedDecoderSpans(t *testing.T) {
+	data := []byte(`{"tools": [ {"name":"a","s":{"x":1}} ]}`)
+	d := NewSharedDecoder(data)
+	var raw string
+	err := d.Object(func(key string) error {
+		return d.Array(func(int) error {
+			start := d.Start()
+			v, err := d.Value()
+			raw = string(data[start:d.Offset()])
+			if n, _ := v.Get("name"); n.Str != "a" {
+				t.Errorf("name %+v", n)
+			}
+			return err
+		})
+	})
+	if err != nil || raw != `{"name":"a","s":{"x":1}}` {
+		t.Errorf("raw %q, err %v", raw, err)
+	}
+}
+
+// FuzzDecoder checks the single-pass Decoder against the reference
+// decoder and encoding/json's validator on any input.
+func FuzzDecoder(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2,{"b":null}],"c":"\u00e9"}`))
+	f.Add([]byte(`"\ud800\udc00\ud800x"`))
+	f.Add([]byte("[\"\xff\", 1e5, -0.0]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := Parse(data)
+		want, refErr := parseReference(data)
+		if (err == nil) != json.Valid(data) {
+			t.Fatalf("Parse(%q) error %v, json.Valid %v", data, err, json.Valid(data))
+		}
+		if err == nil && refErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("Parse(%q)\n got %+v\nwant %+v", data, got, want)
+		}
+		shared, err2 := func() (Value, error) {
+			d := NewSharedDecoder(bytes.Clone(data))
+			v, err := d.Value()
+			if err == nil {
+				err = d.End()
+			}
+			return v, err
+		}()
+		if (err == nil) != (err2 == nil) || (err == nil && !reflect.DeepEqual(got, shared)) {
+			t.Fatalf("shared decoder differs on %q", data)
+		}
+	})
+}
