@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // builtinsJSON holds derived facts about Claude Code 2.1.328's deferred
@@ -30,7 +31,8 @@ type builtin struct {
 }
 
 // deferredBuiltins are the 2.1.328 deferred built-ins, sorted by name.
-var deferredBuiltins = mustLoadBuiltins()
+// Decoded on first use, not at start-up.
+var deferredBuiltins = sync.OnceValue(mustLoadBuiltins)
 
 // coreTools are Claude Code 2.1.328's tools that are loaded up front: not in
 // the deferred pool, but found by the exact-name shortcut and by select:

@@ -767,3 +767,21 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstQueryScanMatchesIndex: the first keyword query of a simulator
+// scans the tools directly, later ones use the index built then; both must
+// give the same result for every query.
+func TestFirstQueryScanMatchesIndex(t *testing.T) {
+	cat := sharedCatalog(t)
+	warm := New(cat, V2_1_328, DefaultOptions())
+	run(t, warm, "warm up", 5)
+	queries := []string{"invoice", "create pull request", "+github issue", "web fetch", "pull-request v1.2",
+		"list_issues", "azure storage account", "+zzz nothing", "search code", "k8s pods logs"}
+	for _, q := range queries {
+		fresh := New(cat, V2_1_328, DefaultOptions())
+		scanned, indexed := run(t, fresh, q, 10), run(t, warm, q, 10)
+		if !reflect.DeepEqual(scanned, indexed) {
+			t.Errorf("%q: first query (scan) %v\nlater query (index) %v", q, names(scanned), names(indexed))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"index/suffixarray"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/search"
 )
@@ -77,17 +78,20 @@ func (st *spanText) mark(term string, flags []uint8, sub, eq uint8) {
 }
 
 // wordText answers \bterm\b over one text per tool: by a word→tools table
-// when the term is all word characters, else by one scan of the texts
-// joined with sep.
+// when the term is all word characters, else by a suffix array over the
+// texts joined with sep. Such terms are rare (a query is split on
+// white space, so only terms like "pull-request" or "v1.2" need it), so
+// the suffix array is built on first use.
 type wordText struct {
 	words  map[string][]int32 // word run → owners, ascending
 	text   string
+	saOnce sync.Once
 	sa     *suffixarray.Index
 	starts []int32 // start offset of each owner's text
 }
 
-func newWordText(n int, text func(i int) (string, bool)) wordText {
-	wt := wordText{words: map[string][]int32{}, starts: make([]int32, n)}
+func newWordText(n int, text func(i int) (string, bool)) *wordText {
+	wt := &wordText{words: map[string][]int32{}, starts: make([]int32, n)}
 	var b strings.Builder
 	for i := 0; i < n; i++ {
 		wt.starts[i] = int32(b.Len())
@@ -107,7 +111,6 @@ func newWordText(n int, text func(i int) (string, bool)) wordText {
 		b.WriteString(sep)
 	}
 	wt.text = b.String()
-	wt.sa = suffixarray.New([]byte(wt.text))
 	return wt
 }
 
@@ -120,6 +123,7 @@ func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 		}
 		return
 	}
+	wt.saOnce.Do(func() { wt.sa = suffixarray.New([]byte(wt.text)) })
 	t := wt.text
 	for _, pos := range wt.sa.Lookup([]byte(term), -1) {
 		if search.BoundaryAt(t, pos) && search.BoundaryAt(t, pos+len(term)) {
@@ -133,7 +137,7 @@ func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 type index struct {
 	es                  []*entry
 	parts, coarse, full spanText
-	desc, hint          wordText
+	desc, hint          *wordText
 }
 
 func newIndex(es []*entry) *index {

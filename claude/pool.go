@@ -3,7 +3,6 @@ package claude
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -22,10 +21,6 @@ const BuiltinServer = "builtin"
 // 2.1.328 keeps; longer tools are skipped (spec §2; probed: 128 kept, 129
 // skipped).
 const maxNameLen = 128
-
-// propertyKey is the pattern top-level property keys must match, or the
-// tool is skipped (spec §2, §3).
-var propertyKey = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 
 // entry is one tool of Claude Code's tool pool, with everything the search
 // needs precomputed.
@@ -50,14 +45,48 @@ type entry struct {
 	hint          string
 	hasHint       bool
 
-	// What the model reads once the tool is loaded (spec §3); line is its
-	// <function> line, rendered once on first use.
-	line       func() string
+	// What the model reads once the tool is loaded (spec §3): the schema
+	// as JSON.stringify prints it, the <function> line and the token
+	// estimate, rendered on first use only (rendering every tool's schema
+	// up front cost more than a whole search), see loaded.
+	rendered   sync.Once
 	loadedDesc string
-	schemaJSON string
-	tokens     int
+	schemaText string
+	lineText   string
+	tokenCount int
 	descCut    bool // the listed description was cut
 }
+
+// loaded renders the tool's loaded definition once.
+func (e *entry) loaded() {
+	e.rendered.Do(func() {
+		if e.bi != nil || e.tool == nil {
+			// Built-in texts are Claude Code's own and not kept; the size
+			// estimate uses the description length only (spec §3 formula).
+			if e.bi != nil {
+				e.tokenCount = search.CeilDiv(2*e.bi.DescChars, 5)
+			}
+			e.lineText = functionLine(e)
+			return
+		}
+		if e.tool.InputSchema.Kind != ojson.Invalid {
+			e.schemaText = e.tool.InputSchema.JS("")
+		}
+		// spec §3: ceil((UTF-8 bytes of schema JSON + description) / 2.5).
+		e.tokenCount = search.CeilDiv(2*(len(e.schemaText)+len(e.loadedDesc)), 5)
+		e.lineText = functionLine(e)
+	})
+}
+
+// line is the tool's <function> line once loaded (spec §3).
+func (e *entry) line() string { e.loaded(); return e.lineText }
+
+// tokens is the token estimate of the loaded definition (spec §3).
+func (e *entry) tokens() int { e.loaded(); return e.tokenCount }
+
+// schemaJSON is the input schema as JSON.stringify prints it ("" when
+// absent).
+func (e *entry) schemaJSON() string { e.loaded(); return e.schemaText }
 
 // problem is one thing Claude Code does to a catalog's tool or server that
 // its author should know (turned into a corpus.Diagnostic by New).
@@ -112,17 +141,15 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 
 	var builtins, mcps []*entry
 	if opts.Builtins {
-		for i := range deferredBuiltins {
-			b := &deferredBuiltins[i]
+		bis := deferredBuiltins()
+		for i := range bis {
+			b := &bis[i]
 			if slices.Contains(prof.NoBuiltins, b.Name) {
 				continue
 			}
 			e := newBuiltinEntry(b.Name, prof)
 			e.bi, e.deferred = b, true
 			e.desc, e.hint, e.hasHint = b.Desc, b.Hint, b.HasHint
-			// Built-in texts are Claude Code's own and not kept; the size
-			// estimate uses the description length only (spec §3 formula).
-			e.tokens = search.CeilDiv(2*b.DescChars, 5)
 			builtins = append(builtins, e)
 		}
 	}
@@ -201,7 +228,6 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 
 func newBuiltinEntry(name string, prof Profile) *entry {
 	e := &entry{name: name, lower: jsLower(name), id: corpus.NewToolID(BuiltinServer, name)}
-	e.line = sync.OnceValue(func() string { return functionLine(e) })
 	// Built-in names (spec §1): camelCase split; coarse = the whole name.
 	e.parts = splitBuiltinName(name)
 	if prof.Coarse {
@@ -236,12 +262,6 @@ func newMCPEntry(s *corpus.Server, t *corpus.Tool, wire string, prof Profile, li
 		e.hint, e.hasHint = normalizeHint(h, hintCap)
 	}
 	e.loadedDesc, _ = capText(t.Description, loadCap)
-	if t.InputSchema.Kind != ojson.Invalid {
-		e.schemaJSON = t.InputSchema.JS("")
-	}
-	// spec §3: ceil((UTF-8 bytes of schema JSON + description) / 2.5).
-	e.tokens = search.CeilDiv(2*(len(e.schemaJSON)+len(e.loadedDesc)), 5)
-	e.line = sync.OnceValue(func() string { return functionLine(e) })
 	return e
 }
 
@@ -350,7 +370,7 @@ func toolFailure(t *corpus.Tool, wire string) (field, why string) {
 		return "", ""
 	}
 	for _, k := range props.Keys() {
-		if !propertyKey.MatchString(k) {
+		if !corpus.ValidPropertyKey(k) { // spec §2, §3
 			return "inputSchema.properties", fmt.Sprintf("property key %q fails ^[a-zA-Z0-9_.-]{1,64}$", clip(k, 60))
 		}
 	}

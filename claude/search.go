@@ -8,6 +8,8 @@ import (
 	"github.com/toolfind/toolfind/search/intent"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -47,8 +49,11 @@ type Simulator struct {
 	opts     Options
 	pool     []*entry // the whole tool pool, in pool order
 	deferred []*entry // the search pool, in pool order
-	idx      *index
-	byID     map[corpus.ToolID]*entry
+	// idx is built by the second keyword query (see termFlags).
+	idxOnce sync.Once
+	idx     *index
+	queries atomic.Int64
+	byID    map[corpus.ToolID]*entry
 	// exact and exactLower map a name (lowercased) to the first tool with
 	// it, deferred pool first, then the whole pool (spec §1 step 1).
 	exact, exactLower map[string]*entry
@@ -84,7 +89,6 @@ func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 			s.byID[e.id] = e
 		}
 	}
-	s.idx = newIndex(s.deferred)
 	s.exact, s.exactLower = map[string]*entry{}, map[string]*entry{}
 	for _, list := range [][]*entry{s.deferred, s.pool} {
 		for _, e := range list {
@@ -306,12 +310,13 @@ func (s *Simulator) keyword(text string, limit int) (hits []*entry, scores []int
 	}
 	// Steps 3–7.
 	terms, nreq := parseTerms(ql)
+	direct := s.queries.Add(1) == 1
 	n := len(s.deferred)
 	buf := make([]uint8, n*len(terms))
 	flags := make([][]uint8, len(terms))
 	for k, t := range terms {
 		flags[k] = buf[k*n : (k+1)*n : (k+1)*n]
-		s.idx.flags(t, flags[k])
+		s.termFlags(t, flags[k], direct)
 	}
 	var top topK
 	top.init(limit)
@@ -335,6 +340,22 @@ func (s *Simulator) keyword(text string, limit int) (hits []*entry, scores []int
 		why = append(why, explain(e, terms, nreq))
 	}
 	return hits, scores, why, "", matched
+}
+
+// termFlags computes every deferred tool's match flags for one term. The
+// first keyword query (direct) scans the tools (what a single `rank`
+// needs: building the index costs more than one scan); later queries
+// build the index once and use it. Both give the same flags (the fuzzers
+// in reference_test.go compare them).
+func (s *Simulator) termFlags(term string, out []uint8, direct bool) {
+	if direct {
+		for i, e := range s.deferred {
+			out[i] = directFlags(e, term)
+		}
+		return
+	}
+	s.idxOnce.Do(func() { s.idx = newIndex(s.deferred) })
+	s.idx.flags(term, out)
 }
 
 type scored struct{ i, score int }
@@ -524,7 +545,7 @@ func (s *Simulator) render(hits []*entry) (string, int) {
 	for _, e := range hits {
 		b.WriteString(e.line())
 		b.WriteByte('\n')
-		tokens += e.tokens
+		tokens += e.tokens()
 	}
 	b.WriteString("</functions>")
 	return b.String(), tokens
@@ -535,7 +556,7 @@ func functionLine(e *entry) string {
 	if e.tool == nil {
 		return fmt.Sprintf(`<function>{"name": %s} (Claude Code's own definition, not reproduced)</function>`, ojson.JSString(e.name))
 	}
-	params := e.schemaJSON
+	params := e.schemaText
 	if params == "" {
 		params = "{}"
 	}
@@ -550,7 +571,7 @@ func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
 	if !ok {
 		return search.ToolView{}, false
 	}
-	v := search.ToolView{Tool: e.id, Name: e.name, Text: e.line(), Tokens: e.tokens}
+	v := search.ToolView{Tool: e.id, Name: e.name, Text: e.line(), Tokens: e.tokens()}
 	switch {
 	case e.tool == nil:
 		v.Notes = append(v.Notes, "Claude Code's own tool")
@@ -560,8 +581,8 @@ func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
 		v.Notes = append(v.Notes, "always loaded (_meta anthropic/alwaysLoad): sent up front, never returned by keyword search")
 		listed, _ := capText(e.tool.Description, s.listCap())
 		v.Text = fmt.Sprintf(`<function>{"description": %s, "name": %s, "parameters": %s}</function>`,
-			ojson.JSString(listed), ojson.JSString(e.name), nonEmpty(e.schemaJSON))
-		v.Tokens = search.CeilDiv(2*(len(e.schemaJSON)+len(listed)), 5)
+			ojson.JSString(listed), ojson.JSString(e.name), nonEmpty(e.schemaJSON()))
+		v.Tokens = search.CeilDiv(2*(len(e.schemaJSON())+len(listed)), 5)
 	}
 	if e.descCut {
 		v.Notes = append(v.Notes, fmt.Sprintf("description cut to %d characters when listed and searched", s.listCap()))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -67,7 +68,8 @@ type builtinTool struct {
 // JSON.stringify is then exactly json_bytes long, so every MCP entry sits at
 // its real offset in a dump, and a filter for a term made of [a-z0-9_] on
 // the lowercased description decides as it would on the real text.
-var builtinEntries = func() []Entry {
+// Built on first use, not at start-up.
+var builtinEntries = sync.OnceValue(func() []Entry {
 	var f struct {
 		Tools map[string]builtinTool `json:"tools"`
 	}
@@ -92,7 +94,7 @@ var builtinEntries = func() []Entry {
 		out = append(out, Entry{Name: n, CodeModeName: n, Description: desc, Builtin: true, Runs: t.Runs})
 	}
 	return out
-}()
+})
 
 const (
 	execDeclHeader = "\n\nexec tool declaration:\n```ts\n" // §1.5 layout
@@ -162,7 +164,7 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 	var list []Entry
 	// Registration order: Codex's own tools first, then MCP tools in
 	// raw-identity order (§1.2.1); the first of a JS identifier wins.
-	list = append(list, builtinEntries...)
+	list = append(list, builtinEntries()...)
 	pluginTotal := 0
 	for _, q := range quals {
 		r := reg[q.idx]

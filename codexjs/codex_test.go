@@ -204,7 +204,7 @@ func TestAgentPlugin(t *testing.T) {
 	if hidden != 13-n {
 		t.Errorf("%d hidden, %d kept", hidden, n)
 	}
-	if plain := BuildAllTools(cat, false); len(plain.Entries) != len(builtinEntries)+13 {
+	if plain := BuildAllTools(cat, false); len(plain.Entries) != len(builtinEntries())+13 {
 		t.Errorf("ordinary servers keep everything: %d", len(plain.Entries))
 	}
 }

@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -93,13 +92,28 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// MCP tool names: 1–128 characters of A-Za-z0-9_-. (MCP specification,
-// "Tool names").
-var mcpToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// validMCPToolName is the MCP naming rule: 1–128 characters of
+// A-Za-z0-9_-. (MCP specification, "Tool names"), ^[A-Za-z0-9_.-]{1,128}$.
+func validMCPToolName(s string) bool { return nameChars(s, 128) }
 
-// Property keys the Anthropic API accepts (claude spec §3); Claude Code skips
-// a tool with any other key.
-var propertyKey = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+// ValidPropertyKey reports whether k is a property key the Anthropic API
+// accepts, ^[a-zA-Z0-9_.-]{1,64}$ (claude spec §3); Claude Code skips a
+// tool with any other key.
+func ValidPropertyKey(k string) bool { return nameChars(k, 64) }
+
+// nameChars reports whether s is 1 to max bytes of [A-Za-z0-9_.-].
+func nameChars(s string, max int) bool {
+	if len(s) == 0 || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // LongDescription is the length in characters above which a description is
 // reported as long: Claude Code 2.1.283 cuts at 2,048 (claude spec §3) and
@@ -134,7 +148,7 @@ func Validate(c *Catalog) []Diagnostic {
 			}
 			seen[t.Name] = true
 			owners[t.Name] = append(owners[t.Name], s.Name)
-			if !mcpToolName.MatchString(t.Name) {
+			if !validMCPToolName(t.Name) {
 				d(Warning, CodeNameInvalid, "name", "name %q breaks the MCP naming rule (1-128 characters of A-Za-z0-9_-.); clients rewrite the other characters", clip(t.Name, 60))
 			}
 			switch {
@@ -208,7 +222,7 @@ func validateSchema(s *Server, t *Tool) []Diagnostic {
 	}
 	if props.Kind == ojson.Object {
 		for _, k := range props.Keys() {
-			if !propertyKey.MatchString(k) {
+			if !ValidPropertyKey(k) {
 				d(Error, CodePropertyKeyInvalid, "inputSchema.properties", "property key %q fails ^[a-zA-Z0-9_.-]{1,64}$; Claude Code skips this tool", clip(k, 60))
 			}
 		}
@@ -217,6 +231,16 @@ func validateSchema(s *Server, t *Tool) []Diagnostic {
 }
 
 func findSuspicious(s string) string {
+	if isASCII(s) {
+		// Without non-ASCII text only the ASCII phrases can occur, and
+		// ASCII case folding is what strings.ToLower does to them.
+		for _, p := range suspicious {
+			if p[0] < utf8.RuneSelf && containsFoldASCII(s, p) {
+				return p
+			}
+		}
+		return ""
+	}
 	low := strings.ToLower(s)
 	for _, p := range suspicious {
 		if strings.Contains(low, p) {
@@ -232,4 +256,39 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFoldASCII reports whether the ASCII text s contains the
+// lowercase ASCII phrase p, ignoring ASCII case.
+func containsFoldASCII(s, p string) bool {
+	first := p[0]
+	for i := 0; i+len(p) <= len(s); i++ {
+		if lowerASCII(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < len(p) && lowerASCII(s[i+j]) == p[j] {
+			j++
+		}
+		if j == len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
