@@ -28,7 +28,9 @@ package toolfind
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/corpus"
@@ -65,17 +67,46 @@ type ClientOptions map[string]search.Options
 // Clients builds a simulator for every client in spec ("all", "claude",
 // "claude@2.1.283,grok", …), in the order given.
 func Clients(cat *corpus.Catalog, spec string, opts ClientOptions) ([]search.Simulator, error) {
+	return ClientsWith(cat, spec, opts, nil)
+}
+
+// ClientsWith is Clients that builds the simulators in parallel (one per
+// CPU at a time; each reads the catalog only) and calls progress, when
+// set, after each is built with the number built so far and the total.
+// The order of the result is the order of spec, whatever finishes first.
+func ClientsWith(cat *corpus.Catalog, spec string, opts ClientOptions, progress func(done, total int)) ([]search.Simulator, error) {
 	profiles, err := search.Resolve(spec)
 	if err != nil {
 		return nil, err
 	}
-	sims := make([]search.Simulator, 0, len(profiles))
-	for _, p := range profiles {
-		sim, err := search.Build(p, cat, opts[p.ID.Name])
+	sims := make([]search.Simulator, len(profiles))
+	errs := make([]error, len(profiles))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range profiles {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			sims[i], errs[i] = search.Build(p, cat, opts[p.ID.Name])
+			if progress != nil {
+				mu.Lock()
+				done++
+				progress(done, len(profiles))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		sims = append(sims, sim)
 	}
 	return sims, nil
 }

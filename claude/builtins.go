@@ -71,7 +71,7 @@ func mustLoadBuiltins() []builtin {
 // with these names in --disallowedTools.
 func DeferredBuiltins(p Profile) []string {
 	var out []string
-	for _, b := range deferredBuiltins {
+	for _, b := range deferredBuiltins() {
 		if !slices.Contains(p.NoBuiltins, b.Name) {
 			out = append(out, b.Name)
 		}

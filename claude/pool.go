@@ -369,36 +369,39 @@ func toolFailure(t *corpus.Tool, wire string) (field, why string) {
 	if !ok || props.Kind != ojson.Object {
 		return "", ""
 	}
-	for _, k := range props.Keys() {
-		if !corpus.ValidPropertyKey(k) { // spec §2, §3
-			return "inputSchema.properties", fmt.Sprintf("property key %q fails ^[a-zA-Z0-9_.-]{1,64}$", clip(k, 60))
+	for _, m := range props.Members { // every key, repeated ones included
+		if !corpus.ValidPropertyKey(m.Key) { // spec §2, §3
+			return "inputSchema.properties", fmt.Sprintf("property key %q fails ^[a-zA-Z0-9_.-]{1,64}$", clip(m.Key, 60))
 		}
 	}
-	if path := badPropertySchema(props, "inputSchema.properties", 0); path != "" {
+	if bad := badPropertySchema(props, 0); bad != nil {
+		path := "inputSchema.properties." + strings.Join(bad, ".properties.")
 		return path, "property schema " + path + " is neither an object nor a boolean"
 	}
 	return "", ""
 }
 
-func badPropertySchema(props ojson.Value, path string, depth int) string {
+// badPropertySchema returns the keys leading to the first property schema
+// that is neither an object nor a boolean (nil when there is none); the
+// path is only spelled out for a failure.
+func badPropertySchema(props ojson.Value, depth int) []string {
 	if depth > 200 {
-		return ""
+		return nil
 	}
 	for _, m := range props.Members {
-		p := path + "." + m.Key
 		switch m.Value.Kind {
 		case ojson.Bool:
 		case ojson.Object:
 			if sub, ok := m.Value.Get("properties"); ok && sub.Kind == ojson.Object {
-				if bad := badPropertySchema(sub, p+".properties", depth+1); bad != "" {
-					return bad
+				if bad := badPropertySchema(sub, depth+1); bad != nil {
+					return append([]string{m.Key}, bad...)
 				}
 			}
 		default:
-			return p
+			return []string{m.Key}
 		}
 	}
-	return ""
+	return nil
 }
 
 // hiddenFromModel is the MCP Apps rule as 2.1.328 applies it (spec §2;

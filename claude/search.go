@@ -1,11 +1,8 @@
 package claude
 
 import (
-	"sync"
-
 	"context"
 	"fmt"
-	"github.com/toolfind/toolfind/search/intent"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +11,7 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/intent"
 )
 
 // Limits on the ToolSearch input (spec §1 "Input").

@@ -46,33 +46,58 @@ func (e *LoadError) Unwrap() error { return e.Err }
 // the result. Two sources defining the same server name are an error naming
 // both files.
 func Load(paths ...string) (*Catalog, error) {
+	return LoadWith(LoadOptions{}, paths...)
+}
+
+// LoadOptions tune Load.
+type LoadOptions struct {
+	// Progress, when set, is called now and then while the files are
+	// parsed with the bytes done so far and the total size of the files
+	// (from the same goroutine as LoadWith).
+	Progress func(done, total int64)
+}
+
+// LoadWith is Load with options.
+func LoadWith(opts LoadOptions, paths ...string) (*Catalog, error) {
 	var files []string
+	var total int64
 	for _, p := range paths {
-		fs, err := expand(p)
+		fs, size, err := expand(p)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, fs...)
+		total += size
 	}
-	return loadFiles(readCatalogFile, files)
+	return loadFiles(readCatalogFile, files, total, opts.Progress)
 }
 
 // LoadFS is Load over a file system (used for the embedded demo).
 func LoadFS(fsys fs.FS, names ...string) (*Catalog, error) {
-	return loadFiles(func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }, names)
+	return loadFiles(func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }, names, 0, nil)
 }
 
 // loadFiles parses each file, merges the servers and validates once.
-func loadFiles(read func(string) ([]byte, error), files []string) (*Catalog, error) {
+func loadFiles(read func(string) ([]byte, error), files []string, total int64, progress func(done, total int64)) (*Catalog, error) {
 	cat := &Catalog{}
+	var done int64
 	for _, f := range files {
 		data, err := read(f)
 		if err != nil {
 			return nil, &LoadError{File: f, Err: unwrapPathError(err)}
 		}
-		servers, diags, err := parseOwned(f, data)
+		p := &parser{file: f, data: data}
+		if progress != nil {
+			base := done
+			p.progress = func(off int) { progress(base+int64(off), total) }
+		}
+		servers, diags, err := p.parse()
 		if err != nil {
 			return nil, err
+		}
+		done += int64(len(data))
+		if progress != nil {
+			progress(done, total)
 		}
 		if err := cat.AddParsed(servers, diags); err != nil {
 			return nil, err
@@ -117,29 +142,35 @@ func (c *Catalog) Revalidate() {
 	c.Diagnostics = append(append([]Diagnostic(nil), c.parsed...), Validate(c)...)
 }
 
-func expand(p string) ([]string, error) {
+// expand lists the catalog files of a path (a file, or a folder's *.json
+// files sorted by name) and their total size.
+func expand(p string) ([]string, int64, error) {
 	st, err := os.Stat(p)
 	if err != nil {
-		return nil, &LoadError{File: p, Err: err}
+		return nil, 0, &LoadError{File: p, Err: err}
 	}
 	if !st.IsDir() {
-		return []string{p}, nil
+		return []string{p}, st.Size(), nil
 	}
 	var files []string
+	var size int64
 	entries, err := os.ReadDir(p)
 	if err != nil {
-		return nil, &LoadError{File: p, Err: err}
+		return nil, 0, &LoadError{File: p, Err: err}
 	}
 	for _, e := range entries {
 		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
 			files = append(files, filepath.Join(p, e.Name()))
+			if info, err := e.Info(); err == nil {
+				size += info.Size()
+			}
 		}
 	}
 	sort.Strings(files)
 	if len(files) == 0 {
-		return nil, &LoadError{File: p, Err: errors.New("folder has no .json catalog files")}
+		return nil, 0, &LoadError{File: p, Err: errors.New("folder has no .json catalog files")}
 	}
-	return files, nil
+	return files, size, nil
 }
 
 // utf8BOM is the UTF-8 encoding of U+FEFF, which some editors write at the
@@ -147,7 +178,7 @@ func expand(p string) ([]string, error) {
 var utf8BOM = []byte("\xef\xbb\xbf")
 
 // span is one member's value in a catalog file: the bytes from its first
-// to its last character, and where it starts (for error positions).
+// to its last character, and the file offset where it starts.
 type span struct {
 	off  int
 	data []byte
@@ -168,10 +199,15 @@ type catalogFields struct {
 // top-level members are checked and located, then each tool is decoded
 // once into an ojson.Value, its raw bytes a sub-slice of the file.
 type parser struct {
-	file    string
-	data    []byte
-	members []ojson.Member // scratch for a tool's members
+	file     string
+	data     []byte
+	members  []ojson.Member // scratch for a tool's members
+	progress func(off int)  // called every progressEvery tools with a file offset; may be nil
+	tools    int
 }
+
+// progressEvery is how many tools pass between progress reports.
+const progressEvery = 1000
 
 // ParseCatalog parses one catalog file's bytes. file names the source in
 // errors and diagnostics and, for a bare tools/list result, gives the server
@@ -189,8 +225,12 @@ func ParseCatalog(file string, data []byte) ([]*Server, []Diagnostic, error) {
 // parseOwned is ParseCatalog over bytes nobody else holds: the tools' raw
 // JSON and their strings point into data.
 func parseOwned(file string, data []byte) ([]*Server, []Diagnostic, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
-	p := &parser{file: file, data: data}
+	return (&parser{file: file, data: data}).parse()
+}
+
+func (p *parser) parse() ([]*Server, []Diagnostic, error) {
+	p.data = bytes.TrimPrefix(p.data, utf8BOM)
+	file, data := p.file, p.data
 	d := ojson.NewSharedDecoder(data)
 	kind := d.Peek()
 	if kind != ojson.Object && kind != ojson.Null {
@@ -205,7 +245,7 @@ func parseOwned(file string, data []byte) ([]*Server, []Diagnostic, error) {
 		line, col := position(data, int64(start))
 		return nil, nil, &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("must be a JSON object, not %s", kind)}
 	}
-	top, err := p.fields(d)
+	top, err := p.fields(d, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -225,7 +265,7 @@ func parseOwned(file string, data []byte) ([]*Server, []Diagnostic, error) {
 			switch sd.Peek() {
 			case ojson.Object:
 				var err error
-				if entry, err = p.fields(sd); err != nil {
+				if entry, err = p.fields(sd, top.servers.off); err != nil {
 					return err
 				}
 			case ojson.Null: // reads as an empty entry
@@ -279,7 +319,7 @@ func parseOwned(file string, data []byte) ([]*Server, []Diagnostic, error) {
 
 // fields reads an object (or null), locating the catalog members and
 // checking the syntax of everything.
-func (p *parser) fields(d *ojson.Decoder) (catalogFields, error) {
+func (p *parser) fields(d *ojson.Decoder, base int) (catalogFields, error) {
 	var f catalogFields
 	if d.Peek() == ojson.Null {
 		return f, p.syntax(d.Skip())
@@ -305,7 +345,7 @@ func (p *parser) fields(d *ojson.Decoder) (catalogFields, error) {
 		if err := d.Skip(); err != nil {
 			return err
 		}
-		*dst = span{off: start, data: d.Data()[start:d.Offset()], kind: kind}
+		*dst = span{off: base + start, data: d.Data()[start:d.Offset()], kind: kind}
 		return nil
 	})
 	return f, p.syntax(err)
@@ -363,6 +403,9 @@ func (p *parser) server(field, name string, f catalogFields) (*Server, []Diagnos
 	var diags []Diagnostic
 	d := ojson.NewSharedDecoder(f.tools.data)
 	err = d.Array(func(i int) error {
+		if p.tools++; p.progress != nil && p.tools%progressEvery == 0 {
+			p.progress(f.tools.off + d.Start())
+		}
 		t, dg, err := p.tool(d, name, i)
 		if err != nil {
 			return err

@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +27,6 @@ type benchOptions struct {
 	outFile *outfile.File // --out, opened before the work
 	by      []string
 	perTool bool
-	quiet   bool
 	workers int
 	// The model's side (package writer): --writer, --written and whether
 	// the verbatim baseline is shown beside them.
@@ -68,13 +64,13 @@ Without --queries and --catalog it runs the embedded demo query set on the demo 
 }
 
 func (o *benchOptions) addFlags(cmd *cobra.Command) {
+	addVerbose(cmd, o.global)
 	f := cmd.Flags()
 	f.StringVar(&o.queries, "queries", "", "query set `FILE` (JSON Lines); required unless using the demo catalog")
 	f.StringVar(&o.format, "format", "table", "output format: table, json, markdown, junit or html")
 	f.StringVarP(&o.out, "out", "o", "", "write the report to `FILE` instead of standard output")
 	f.StringSliceVar(&o.by, "by", nil, "break the metrics down by these tag `KEYS` (e.g. category)")
 	f.BoolVar(&o.perTool, "per-tool", false, "add the per-tool view: how many of each tool's queries find it, per client")
-	f.BoolVar(&o.quiet, "quiet", false, "no progress bar on standard error")
 	f.IntVar(&o.workers, "workers", 0, "searches run at once (0: one per CPU)")
 	f.StringVar(&o.writer, "writer", "", "who writes each client's search call from the prompt: verbatim or heuristic (default: the query text is the search)")
 	f.StringVar(&o.written, "written", "", "replay the model calls of a written-queries `FILE` (JSON Lines from `toolfind write`) instead of --queries")
@@ -153,10 +149,6 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prog *progressBar
-	if !o.quiet && IsTerminal(o.io.ErrOut) {
-		prog = newProgressBar(o.io.ErrOut, time.Second)
-	}
 	opts := bench.Options{
 		Limit:        o.global.limit,
 		Workers:      o.workers,
@@ -166,16 +158,16 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 		CatalogTools: len(cat.UniqueTools()),
 		Writers:      writers,
 	}
-	if prog != nil {
-		opts.Progress = prog.update
+	ph := o.global.run().begin("search", 0, false)
+	opts.Progress = func(done, total int) {
+		ph.total = int64(total)
+		ph.set(int64(done))
 	}
 	rep, err := toolfind.Evaluate(ctx, sims, qs, opts)
-	if prog != nil {
-		prog.finish()
-	}
 	if err != nil {
 		return nil, err
 	}
+	ph.end(fmt.Sprintf("searched %s × %s", count(len(qs.Queries), "query", "queries"), count(len(sims), "client", "clients")))
 	return rep, nil
 }
 
@@ -239,42 +231,4 @@ func (o *benchOptions) write(rep *bench.Report) error {
 		}
 	}
 	return nil
-}
-
-// progressBar draws "searches done/total" on a terminal, only once the run
-// has lasted longer than delay, at most ten times a second.
-type progressBar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start time.Time
-	delay time.Duration
-	last  time.Time
-	drawn bool
-}
-
-func newProgressBar(w io.Writer, delay time.Duration) *progressBar {
-	return &progressBar{w: w, start: time.Now(), delay: delay}
-}
-
-func (p *progressBar) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	now := time.Now()
-	if now.Sub(p.start) < p.delay || (now.Sub(p.last) < 100*time.Millisecond && done < total) {
-		return
-	}
-	p.last = now
-	p.drawn = true
-	const width = 30
-	fill := width * done / max(total, 1)
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d searches", strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total)
-}
-
-// finish clears the bar's line.
-func (p *progressBar) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

@@ -6,9 +6,9 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolfind/toolfind/bench/benchtest"
 )
@@ -160,26 +160,47 @@ func TestBenchUsageErrors(t *testing.T) {
 	}
 }
 
-func TestProgressBar(t *testing.T) {
+func TestRunStatus(t *testing.T) {
+	// A terminal, no --quiet: quick phases draw no bar, only the summary.
 	var buf bytes.Buffer
-	// A long delay: a short run draws nothing and clears nothing.
-	p := newProgressBar(&buf, time.Hour)
-	p.update(1, 4)
-	p.finish()
-	if buf.Len() != 0 {
-		t.Errorf("short run drew %q", buf.String())
+	r := newRun(&buf, true, false, false)
+	ph := r.begin("load", 100, true)
+	ph.set(50)
+	ph.end("loaded 3 tools in 1 server")
+	r.begin("build", 2, false).end("built 2 clients")
+	r.finish()
+	if got := buf.String(); !regexp.MustCompile(`^loaded 3 tools in 1 server in \d+\.\d\d s; built 2 clients in \d+\.\d\d s; \d+\.\d\d s in all\n$`).MatchString(got) {
+		t.Errorf("summary %q", got)
 	}
-	// No delay: the first and the last update are drawn (the ones in
-	// between are throttled to ten a second), then the line is cleared.
-	p = newProgressBar(&buf, 0)
-	for i := 1; i <= 4; i++ {
-		p.update(i, 4)
+	// A phase longer than the delay draws a bar, then clears it.
+	buf.Reset()
+	r = newRun(&buf, true, false, false)
+	r.delay = 0
+	ph = r.begin("search", 4, false)
+	for i := int64(1); i <= 4; i++ {
+		ph.set(i)
 	}
-	p.finish()
-	got := buf.String()
-	if !strings.HasPrefix(got, "\r[#######.......................] 1/4 searches") ||
-		!strings.Contains(got, "\r[##############################] 4/4 searches") ||
-		!strings.HasSuffix(got, "\r\033[K") {
-		t.Errorf("progress output %q", got)
+	ph.end("")
+	// (throttled to ten draws a second, so only the first shows here)
+	if got := buf.String(); !strings.HasPrefix(got, "\rsearch  25% |") || !strings.Contains(got, "(1/4)") || !strings.HasSuffix(got, "\x1b[2K\r") {
+		t.Errorf("bar %q", got)
+	}
+	// --quiet or not a terminal: nothing at all; --timing: the table.
+	for _, tc := range []struct{ terminal, quiet bool }{{true, true}, {false, false}} {
+		buf.Reset()
+		r = newRun(&buf, tc.terminal, tc.quiet, false)
+		r.delay = 0
+		r.begin("load", 1, false).set(1)
+		r.finish()
+		if buf.Len() != 0 {
+			t.Errorf("terminal %v quiet %v: printed %q", tc.terminal, tc.quiet, buf.String())
+		}
+	}
+	buf.Reset()
+	r = newRun(&buf, false, false, true)
+	r.begin("load", 0, true).end("loaded 1 tool")
+	r.finish()
+	if got := buf.String(); !strings.Contains(got, "phase") || !strings.Contains(got, "load") || !strings.Contains(got, "total") || !strings.Contains(got, "peak RSS") {
+		t.Errorf("timing table %q", got)
 	}
 }

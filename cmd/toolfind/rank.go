@@ -47,6 +47,7 @@ in the client's order, with scores, tie ranges and the text its model reads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runRank(cmd, opts) },
 	}
+	addVerbose(cmd, g)
 	f := cmd.Flags()
 	f.StringVarP(&opts.query, "query", "q", "", "the query the model would search for")
 	f.StringVarP(&opts.prompt, "prompt", "p", "", "a user prompt: each client's model writes its own call first (see --writer), then it is ranked")
@@ -96,6 +97,7 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	if err != nil {
 		return err
 	}
+	ph := opts.global.run().begin("search", 0, false)
 	var results []search.Result
 	if w != nil {
 		results, err = writer.Rank(ctx, w, sims, opts.prompt, opts.global.limit)
@@ -105,6 +107,7 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	if err != nil {
 		return err
 	}
+	ph.end(fmt.Sprintf("searched %s", count(len(sims), "client", "clients")))
 	var flat []search.Result
 	for _, r := range results {
 		flat = append(flat, r.All()...)

@@ -51,6 +51,16 @@ type globalOptions struct {
 	source sourceOptions
 	// errOut receives notes on which profile answers a requested release.
 	errOut io.Writer
+	// quiet silences progress bars and the summary line; timing prints
+	// where time and memory went (-v).
+	quiet, timing bool
+	status        *runStatus
+}
+
+// addVerbose gives a command -v/--verbose as another name for --timing
+// (not a global shorthand: lint's -v is its own --verbose).
+func addVerbose(cmd *cobra.Command, g *globalOptions) {
+	cmd.Flags().BoolVarP(&g.timing, "verbose", "v", false, "same as --timing")
 }
 
 // clientFlag is the flag name of a client option.
@@ -121,6 +131,22 @@ With no --catalog it uses an embedded demo catalog.`,
 	pf.StringArrayVar(&g.catalogs, "catalog", nil, "catalog `PATH` (file or folder); repeatable; default: the embedded demo")
 	pf.StringVar(&g.clients, "client", "all", "clients to simulate, comma-separated: "+clientNamesHelp())
 	pf.IntVar(&g.limit, "limit", 0, "result limit per search (0: each client's default)")
+	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars or summary line on standard error")
+	pf.BoolVar(&g.timing, "timing", false, "print where time and memory went (load, build, search) on standard error; -v on rank, bench and check")
+	pf.String("cpuprofile", "", "write a CPU profile to `FILE`")
+	_ = pf.MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		g.status = newRun(ios.ErrOut, IsTerminal(ios.ErrOut), g.quiet, g.timing)
+		if p, _ := pf.GetString("cpuprofile"); p != "" {
+			stop, err := startCPUProfile(p)
+			if err != nil {
+				return usageError("--cpuprofile: %v", err)
+			}
+			g.status.onFinish = stop
+		}
+		return nil
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { g.status.finish() }
 	addSourceFlags(root, &g.source)
 	for _, p := range clientProfiles() {
 		for _, o := range p.Options {
@@ -153,11 +179,22 @@ func clientNamesHelp() string {
 // loadCatalog reads the catalogs the flags name: files and folders, live
 // servers, or the embedded demo when none is given.
 func (g *globalOptions) loadCatalog(ctx context.Context) (*corpus.Catalog, error) {
-	cat, err := g.source.load(ctx, g.catalogs)
+	ph := g.run().begin("load", 0, true)
+	cat, err := g.source.load(ctx, g.catalogs, ph.set)
 	if err != nil {
 		return nil, err
 	}
+	ph.end(fmt.Sprintf("loaded %s in %d %s", count(cat.Len(), "tool", "tools"), len(cat.Servers), plural(len(cat.Servers), "server", "servers")))
 	return cat, nil
+}
+
+// run is the command's status reporter (a silent one when a command runs
+// without the root's pre-run, as in tests of single functions).
+func (g *globalOptions) run() *runStatus {
+	if g.status == nil {
+		g.status = newRun(io.Discard, false, true, false)
+	}
+	return g.status
 }
 
 // options collects the client option flags the user set, reading file
@@ -193,7 +230,11 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 	if err != nil {
 		return nil, err
 	}
-	sims, err := toolfind.Clients(cat, g.clients, opts)
+	ph := g.run().begin("build", 0, false)
+	sims, err := toolfind.ClientsWith(cat, g.clients, opts, func(done, total int) {
+		ph.total = int64(total)
+		ph.set(int64(done))
+	})
 	var oe *search.OptionError
 	switch {
 	case errors.As(err, &oe):
@@ -219,6 +260,7 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 		}
 	}
 	g.sayResolutions()
+	ph.end(fmt.Sprintf("built %s", count(len(sims), "client", "clients")))
 	return sims, nil
 }
 

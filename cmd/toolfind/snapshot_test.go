@@ -108,7 +108,7 @@ func TestLiveSources(t *testing.T) {
 	t.Run("rank merges files and live servers", func(t *testing.T) {
 		demo := writeFile(t, "demo.json", `{"server": "files", "tools": [{"name": "echo_file", "description": "Echo a file", "inputSchema": {"type": "object"}}]}`)
 		s := &sourceOptions{servers: []string{"live=" + fx + " ok"}, timeout: 5 * time.Second}
-		cat, err := s.load(context.Background(), []string{demo})
+		cat, err := s.load(context.Background(), []string{demo}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

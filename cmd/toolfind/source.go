@@ -87,9 +87,16 @@ func (s *sourceOptions) snapshots(ctx context.Context) ([]*live.Snapshot, error)
 // load reads the catalog files and the live servers, merged and validated
 // as one catalog: files first, in flag order, then --server and --url
 // servers. With neither it is the embedded demo catalog.
-func (s *sourceOptions) load(ctx context.Context, catalogs []string) (*corpus.Catalog, error) {
+func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress func(done int64)) (*corpus.Catalog, error) {
+	var opts corpus.LoadOptions
+	if progress != nil {
+		opts.Progress = func(done, total int64) { progress(done) }
+	}
 	if !s.live() {
-		cat, err := toolfind.LoadCatalog(catalogs...)
+		if len(catalogs) == 0 {
+			return corpus.Demo(), nil
+		}
+		cat, err := corpus.LoadWith(opts, catalogs...)
 		if err != nil {
 			return nil, badInput(err)
 		}
@@ -101,7 +108,7 @@ func (s *sourceOptions) load(ctx context.Context, catalogs []string) (*corpus.Ca
 	var base *corpus.Catalog
 	if len(catalogs) > 0 {
 		var err error
-		if base, err = corpus.Load(catalogs...); err != nil {
+		if base, err = corpus.LoadWith(opts, catalogs...); err != nil {
 			return nil, badInput(err)
 		}
 	}

@@ -8,3 +8,7 @@ import "time"
 // Used returns the process's user+system CPU time so far (0 where the
 // platform does not tell).
 func Used() time.Duration { return used() }
+
+// MaxRSS returns the process's peak resident set size in bytes (0 where
+// the platform does not tell).
+func MaxRSS() uint64 { return maxRSS() }

@@ -5,3 +5,5 @@ package cputime
 import "time"
 
 func used() time.Duration { return 0 }
+
+func maxRSS() uint64 { return 0 }

@@ -12,3 +12,10 @@ func TestUsedGrows(t *testing.T) {
 		t.Errorf("CPU time went backwards: %v then %v", before, Used())
 	}
 }
+
+func TestMaxRSS(t *testing.T) {
+	// A running Go program holds at least a megabyte.
+	if rss := MaxRSS(); rss != 0 && rss < 1<<20 {
+		t.Errorf("MaxRSS = %d bytes", rss)
+	}
+}
