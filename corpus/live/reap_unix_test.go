@@ -43,21 +43,7 @@ func TestReaped(t *testing.T) {
 			if !errors.Is(err, want) {
 				t.Fatalf("err %v, want %v", err, want)
 			}
-			data, rerr := os.ReadFile(pidfile)
-			if rerr != nil {
-				t.Fatal(rerr)
-			}
-			pid, _ := strconv.Atoi(string(data))
-			// The grandchild is not ours to reap; it is gone once the
-			// signal is delivered (or a zombie of init for a moment).
-			deadline := time.Now().Add(2 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			if alive(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				t.Errorf("grandchild %d survived", pid)
-			}
+			assertGone(t, pidfile, "grandchild")
 		})
 	}
 }
@@ -78,20 +64,28 @@ func TestReapedDaemon(t *testing.T) {
 			if then == "ok" && err != nil || then == "silent" && !errors.Is(err, ErrTimeout) {
 				t.Fatalf("err %v", err)
 			}
-			data, rerr := os.ReadFile(pidfile)
-			if rerr != nil {
-				t.Fatal(rerr)
-			}
-			pid, _ := strconv.Atoi(string(data))
-			deadline := time.Now().Add(2 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			if alive(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				t.Errorf("setsid grandchild %d survived", pid)
-			}
+			assertGone(t, pidfile, "setsid grandchild")
 		})
+	}
+}
+
+// assertGone fails (and kills it) when the process whose pid the fixture
+// wrote to pidfile still runs. The grandchild is not ours to reap; it is
+// gone once the signal is delivered (or a zombie of init for a moment).
+func assertGone(t *testing.T, pidfile, what string) {
+	t.Helper()
+	data, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(data))
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("%s %d survived", what, pid)
 	}
 }
 
