@@ -2,6 +2,7 @@ package jsonpos
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 )
 
@@ -83,4 +84,18 @@ func FuzzBuild(f *testing.F) {
 			ix.LineCol(len(data))
 		}
 	})
+}
+
+// BenchmarkBuild indexes the largest shared catalog (azure.json, 795 kB).
+func BenchmarkBuild(b *testing.B) {
+	data, err := os.ReadFile("../../../shared/catalogs/azure.json")
+	if err != nil {
+		b.Skipf("shared catalogs not found: %v", err)
+	}
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := Build(data); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
