@@ -279,7 +279,7 @@ func causeText(first raw, catalog []string, dd defs) string {
 	}
 	subject := srv
 	if first.cause.tool != nil {
-		subject += "/" + tool
+		subject += "/" + displayName(tool)
 	}
 	if first.cause.def > 0 {
 		subject += fmt.Sprintf(" (definition %d)", first.cause.def)
@@ -319,6 +319,15 @@ func causeText(first raw, catalog []string, dd defs) string {
 		return fmt.Sprintf("%s: %s is not what clients accept", subject, field)
 	}
 	return subject + ": " + first.d.Message
+}
+
+// displayName shows an empty tool name as "" so a message never ends in
+// a bare slash or space.
+func displayName(name string) string {
+	if name == "" {
+		return `""`
+	}
+	return name
 }
 
 // badChars lists the characters of a name outside [A-Za-z0-9_]
@@ -493,9 +502,9 @@ func toolsPhrase(tools []corpus.ToolID, srv *corpus.Server, dd defs) string {
 	}
 	name := func(id corpus.ToolID) string {
 		if sameServer {
-			return id.Tool()
+			return displayName(id.Tool())
 		}
-		return id.String()
+		return id.Server() + "/" + displayName(id.Tool())
 	}
 	if sameServer && dd != nil && n == dd.uniqueCount(srv) && n > 1 {
 		return fmt.Sprintf("all %d tools of %s", n, srv.Name)

@@ -93,18 +93,19 @@ func (f *fileIndex) serverPointer(name string) (string, bool) {
 	if p, ok := f.servers[name]; ok {
 		return p, true
 	}
-	if _, ok := f.ix.Lookup("/servers"); !ok {
+	list, _, ok := f.ix.LookupFold("/servers")
+	if !ok {
 		f.servers[name] = ""
 		return "", true
 	}
 	for i := 0; ; i++ {
-		p := "/servers/" + strconv.Itoa(i)
+		p := list + "/" + strconv.Itoa(i)
 		if _, ok := f.ix.Lookup(p); !ok {
 			return "", false
 		}
-		key := p + "/name" // "name" wins over "server" (corpus.ParseCatalog)
-		if _, ok := f.ix.Lookup(key); !ok {
-			key = p + "/server"
+		key, _, ok := f.ix.LookupFold(p + "/name") // "name" wins over "server" (corpus.ParseCatalog)
+		if !ok {
+			key, _, _ = f.ix.LookupFold(p + "/server")
 		}
 		if s, ok := f.str(key); ok && s == name {
 			f.servers[name] = p
@@ -130,15 +131,18 @@ func (f *fileIndex) str(ptr string) (string, bool) {
 func (f *fileIndex) toolPointer(srv string, index int) (string, bool) {
 	list, ok := f.tools[srv]
 	if !ok {
-		for i := 0; ; i++ {
-			p := srv + "/tools/" + strconv.Itoa(i)
+		tools, _, _ := f.ix.LookupFold(srv + "/tools")
+		for i := 0; tools != ""; i++ {
+			p := tools + "/" + strconv.Itoa(i)
 			raw, ok := f.ix.Raw(p)
 			if !ok {
 				break
 			}
 			if len(raw) > 0 && raw[0] == '{' {
-				if _, ok := f.str(p + "/name"); ok {
-					list = append(list, p)
+				if name, _, ok := f.ix.LookupFold(p + "/name"); ok {
+					if _, ok := f.str(name); ok {
+						list = append(list, p)
+					}
 				}
 			}
 		}
@@ -197,8 +201,8 @@ func (l *locator) locate(w where) Location {
 	}
 	ptr := base + jsonpos.Pointer(path...)
 	for {
-		if p, ok := f.ix.Lookup(ptr); ok {
-			loc.Pointer = ptr
+		if found, p, ok := f.ix.LookupFold(ptr); ok {
+			loc.Pointer = found
 			loc.Line, loc.Column = f.ix.LineCol(p.Start())
 			return loc
 		}

@@ -86,6 +86,25 @@ func (ix *Index) Lookup(ptr string) (Pos, bool) {
 	return p, ok
 }
 
+// LookupFold is Lookup, falling back to a pointer whose member names match
+// ptr's case-insensitively (strings.EqualFold, as encoding/json matches
+// struct fields), the first in document order. It returns the pointer
+// found.
+func (ix *Index) LookupFold(ptr string) (string, Pos, bool) {
+	if p, ok := ix.ptrs[ptr]; ok {
+		return ptr, p, true
+	}
+	best, bestPos, found := "", Pos{}, false
+	for q, p := range ix.ptrs {
+		if strings.EqualFold(q, ptr) {
+			if !found || p.Value < bestPos.Value {
+				best, bestPos, found = q, p, true
+			}
+		}
+	}
+	return best, bestPos, found
+}
+
 // Len is the number of indexed values.
 func (ix *Index) Len() int { return len(ix.ptrs) }
 

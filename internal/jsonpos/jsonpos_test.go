@@ -99,3 +99,18 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// TestLookupFold: encoding/json matches member names case-insensitively,
+// so a catalog with "Tools" loads; LookupFold finds it.
+func TestLookupFold(t *testing.T) {
+	ix, err := Build([]byte(`{"Tools":[{"NAME":"a"}],"tools2":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, ok := ix.LookupFold("/tools/0/name"); !ok || got != "/Tools/0/NAME" {
+		t.Errorf("LookupFold = %q %v, want /Tools/0/NAME", got, ok)
+	}
+	if _, _, ok := ix.LookupFold("/tools/1"); ok {
+		t.Error("found a missing element")
+	}
+}
