@@ -220,3 +220,39 @@ func TestBuiltinOutranks(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestDistinguishingWordsCut: Grok Build cuts a description to 2,046
+// characters in search_tool results (grok.md B.3); a tool whose only own
+// word ("zebra") comes after that cut is flagged, its sibling is not.
+func TestDistinguishingWordsCut(t *testing.T) {
+	long := strings.Repeat("Shared words here. ", 110) + "Handles zebra." // 19 × 110 = 2,090 characters before "Handles"
+	path := filepath.Join(t.TempDir(), "c.json")
+	cat := `{"server": "s", "tools": [
+ {"name": "first", "description": "` + long + `", "inputSchema": {"type": "object"}},
+ {"name": "second", "description": "Shared words here.", "inputSchema": {"type": "object"}}]}`
+	if err := os.WriteFile(path, []byte(cat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := toolfind.LoadCatalog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sims, err := toolfind.Clients(c, "grok@1.0.0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := lint.Config{}
+	_ = cfg.Set([]string{"all"}, false)
+	_ = cfg.Set([]string{lint.RuleCutDistinct}, true)
+	rep, err := lint.Run(context.Background(), c, sims, lint.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 {
+		t.Fatalf("%d findings, want 1", len(rep.Findings))
+	}
+	want := `s/first: the words only its description has (handles, zebra) come after what clients show; grok@1.0.0: shows none of them`
+	if f := rep.Findings[0]; f.Message != want || f.Location.String() != path+":2:20" { // after ` {"name": "first", ` (19 columns)
+		t.Errorf("got %s %s\nwant %s", f.Location, f.Message, want)
+	}
+}
