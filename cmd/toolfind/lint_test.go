@@ -108,6 +108,17 @@ func TestLintConfigFile(t *testing.T) {
 	if code != 0 || strings.Contains(out, "[schema]") || !strings.Contains(out, "1 note not shown") {
 		t.Errorf("schema: info should hide the schema finding: exit %d\n%s", code, out)
 	}
+	// fail-on from the file: the duplicate-tool warning fails the run;
+	// the flag overrides the file.
+	if err := os.WriteFile(cfg, []byte("lint:\n  fail-on: warning\n  rules:\n    schema: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "lint", "--catalog", p); code != exitCheckFailed || !strings.Contains(errOut, "lint: 1 finding at or above warning") {
+		t.Errorf("fail-on warning from the file: exit %d, stderr %q", code, errOut)
+	}
+	if _, _, code := run(t, "lint", "--catalog", p, "--fail-on", "none"); code != 0 {
+		t.Errorf("--fail-on none over the file: exit %d", code)
+	}
 	if err := os.WriteFile(cfg, []byte("lint:\n  rules:\n    schema: loud\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
