@@ -80,7 +80,7 @@ func TestRendererAgainstBun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := schemaType(v); got != want[i] {
+		if got, _ := schemaType(v); got != want[i] {
 			bad++
 			if bad <= 5 {
 				t.Errorf("schema %s\n got: %s\nwant: %s", s, got, want[i])

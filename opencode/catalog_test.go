@@ -238,7 +238,7 @@ func TestSignatures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := schemaType(v); got != tc.want {
+		if got, _ := schemaType(v); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
 	}

@@ -77,13 +77,20 @@ func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
 	keys := search.LocaleKeys(paths)
 	s.lines = make([]string, len(s.entries))
 	lost := outputFallback(cat, rejected)
+	var budget []corpus.Diagnostic
 	for i, e := range s.entries {
 		t := e.tool
 		out := t.OutputSchema
 		if lost[t.Server] != nil {
 			out = ojson.Value{} // listed again without output schemas
 		}
-		sig := Signature(e.path, t.InputSchema, out)
+		sig, over := SignatureBudget(e.path, t.InputSchema, out)
+		if over != "" {
+			budget = append(budget, corpus.Diagnostic{Severity: corpus.Error, Code: "opencode-schema-too-large", Client: p.ID.String(),
+				File: fileOf(cat, t.Server), Server: t.Server, Tool: t.Name, Field: over,
+				Message: fmt.Sprintf("its TypeScript type expands past %d schema nodes ($ref expansion), toolfind's limit (MaxTypeRenderNodes): shown as unknown here; "+
+					"OpenCode's renderer has only its depth limit of %d, so it would expand the type in full", MaxTypeRenderNodes, maxTypeDepth)})
+		}
 		desc := toolDescription(t)
 		s.lines[i] = CatalogLine(sig, desc)
 		items[i] = CatalogItem{Path: e.path, Line: s.lines[i]}
@@ -96,6 +103,7 @@ func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
 	s.catalog, s.shown = planCatalog(items, p.Budget, s.style)
 	s.problems = append(rejectionProblems(cat, p.ID.String(), rejected), outputFallbackProblems(cat, p.ID.String(), lost)...)
 	s.problems = append(s.problems, s.diagnose(cat)...)
+	s.problems = append(s.problems, budget...)
 	return s
 }
 

@@ -20,6 +20,20 @@ import (
 // maxTypeDepth: deeper nesting renders "unknown" (`depth > 8`).
 const maxTypeDepth = 8
 
+// MaxTypeRenderNodes is toolfind's budget for rendering one schema as a
+// TypeScript type: at most this many schema nodes visited, $ref expansions
+// included. OpenCode's renderer has only its depth limit, so a schema whose
+// definitions reference each other many times over ("billion laughs": 30
+// properties per level, 8 levels, 30^8 nodes) would expand without end;
+// toolfind stops at the budget, renders the type "unknown" and reports the
+// tool (opencode-schema-too-large) instead of materialising it. The
+// largest real schema in ../shared/catalogs visits 91 nodes
+// (mongodb/atlas-streams-build).
+const MaxTypeRenderNodes = 10_000
+
+// overBudget is raised when a render passes MaxTypeRenderNodes.
+type overBudget struct{}
+
 // jsThrow is raised where the JavaScript renderer would throw a TypeError
 // (reading a property of null, calling .map on an object, spreading a
 // number…). Signature recovers it and renders "unknown", as OpenCode's
@@ -98,6 +112,7 @@ func nullish(v ojson.Value) bool { return v.Kind == ojson.Invalid || v.Kind == o
 type defScope struct {
 	parent *defScope
 	layer  ojson.Value
+	left   *int // render nodes left (MaxTypeRenderNodes), shared by all layers
 }
 
 // objectProtoNames are the properties every plain JavaScript object
@@ -150,11 +165,15 @@ func withDefs(n node, outer *defScope) *defScope {
 		return outer
 	}
 	s := outer
+	var left *int
+	if outer != nil {
+		left = outer.left
+	}
 	if !nullish(defs) {
-		s = &defScope{parent: s, layer: defs}
+		s = &defScope{parent: s, layer: defs, left: left}
 	}
 	if !nullish(d) {
-		s = &defScope{parent: s, layer: d}
+		s = &defScope{parent: s, layer: d, left: left}
 	}
 	return s
 }
@@ -305,6 +324,11 @@ func jsonCompact(v ojson.Value) string { return v.JS("") }
 func renderType(n node, scope *defScope, depth int, expanding []string) string {
 	if depth > maxTypeDepth {
 		return "unknown"
+	}
+	if scope != nil && scope.left != nil {
+		if *scope.left--; *scope.left < 0 {
+			panic(overBudget{})
+		}
 	}
 	scope = withDefs(n, scope)
 	if ref := n.get("$ref"); truthy(ref) {
@@ -649,31 +673,55 @@ func propName(k string) string {
 // schemaType renders a whole input or output schema (OpenCode's
 // `schemaToType` for plain JSON schemas): the top-level definitions and
 // $defs are in scope; any TypeError gives "unknown".
-func schemaType(v ojson.Value) (out string) {
+//
+// over reports that the render passed MaxTypeRenderNodes (the type is then
+// "unknown", which is toolfind's placeholder, not OpenCode's output).
+func schemaType(v ojson.Value) (out string, over bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, ok := r.(jsThrow); !ok {
+			switch r.(type) {
+			case jsThrow:
+			case overBudget:
+				over = true
+			default:
 				panic(r)
 			}
 			out = "unknown"
 		}
 	}()
 	if nullish(v) {
-		return "unknown" // reading .definitions of undefined/null throws
+		return "unknown", false // reading .definitions of undefined/null throws
 	}
 	n := node{v: v}
-	scope := withDefs(n, nil)
-	return renderType(n, scope, 0, nil)
+	left := MaxTypeRenderNodes
+	scope := withDefs(n, &defScope{left: &left})
+	return renderType(n, scope, 0, nil), false
 }
 
 // Signature is the TypeScript call signature OpenCode shows for a code
 // mode tool (§0): `{rendered path}(input: {input type}): Promise<{output
 // type}>`, where the output type is "unknown" without an outputSchema.
 // path is the unrendered "namespace.tool".
+//
+// A schema over MaxTypeRenderNodes renders "unknown"; see SignatureBudget.
 func Signature(path string, inputSchema, outputSchema ojson.Value) string {
+	sig, _ := SignatureBudget(path, inputSchema, outputSchema)
+	return sig
+}
+
+// SignatureBudget is Signature that also names the schema ("inputSchema",
+// "outputSchema") whose type passed MaxTypeRenderNodes, or "".
+func SignatureBudget(path string, inputSchema, outputSchema ojson.Value) (sig, over string) {
 	out := "unknown"
 	if outputSchema.Kind != ojson.Invalid {
-		out = schemaType(outputSchema)
+		var o bool
+		if out, o = schemaType(outputSchema); o {
+			over = "outputSchema"
+		}
 	}
-	return RenderPath(path) + "(input: " + schemaType(inputSchema) + "): Promise<" + out + ">"
+	in, o := schemaType(inputSchema)
+	if o {
+		over = "inputSchema"
+	}
+	return RenderPath(path) + "(input: " + in + "): Promise<" + out + ">", over
 }

@@ -69,3 +69,37 @@ func TestDeepSchemaBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestRefExpansionBudget: a 10 kB schema whose $defs reference each other
+// 30 times per level, 10 levels deep (30^10 nodes expanded), costs output
+// linear in its size for every client; lint names the limit.
+func TestRefExpansionBudget(t *testing.T) {
+	defs := []string{}
+	for i := 0; i < 10; i++ {
+		next := `{"type":"string"}`
+		if i < 9 {
+			next = `{"$ref":"#/$defs/d` + string(rune('0'+i+1)) + `"}`
+		}
+		var props []string
+		for j := 0; j < 30; j++ {
+			props = append(props, `"p`+strings.Repeat("x", j)+`":`+next)
+		}
+		defs = append(defs, `"d`+string(rune('0'+i))+`":{"type":"object","properties":{`+strings.Join(props, ",")+`}}`)
+	}
+	doc := `{"server":"l","tools":[{"name":"laughs","description":"billion laughs","inputSchema":{"type":"object","properties":{"root":{"$ref":"#/$defs/d0"}},"$defs":{` +
+		strings.Join(defs, ",") + `}}},{"name":"plain","description":"Plain tool.","inputSchema":{"type":"object"}}]}`
+	p := writeFile(t, "laughs.json", doc)
+	for _, args := range [][]string{
+		{"rank", "-q", "laughs", "--format", "json", "--catalog", p},
+		{"show", "--catalog", p},
+	} {
+		out, errOut, code := run(t, args...)
+		if code != 0 || len(out) > 6*256*len(doc) {
+			t.Errorf("%v: exit %d, %d bytes of output for %d of input: %s", args, code, len(out), len(doc), errOut)
+		}
+	}
+	out, _, _ := run(t, "lint", "--catalog", p, "--client", "opencode-codemode")
+	if want := "its TypeScript type expands past 10000 schema nodes ($ref expansion), toolfind's limit (MaxTypeRenderNodes)"; !strings.Contains(out, want) {
+		t.Errorf("lint lacks %q:\n%s", want, out)
+	}
+}
