@@ -168,7 +168,7 @@ const (
 // reads only the deferred names (background §2) and mostly loads tools by
 // name, so the writer ranks the deferred MCP tools for the prompt (package
 // intent: names and, standing in for what a model knows a name means, the
-// descriptions) and selects the best, plus up to four more whose scores
+// descriptions and input schemas) and selects the best, plus up to four more whose scores
 // come within half of it. A model picks more surely and selects fewer
 // names (1.9 on average in the calibration set, testdata/calibration);
 // the wider selection (4.0 on average over mongodb-accuracy and azure-e2e)
@@ -220,7 +220,7 @@ func (s *Simulator) intentIndex() (*intent.Index, []*entry) {
 				continue
 			}
 			s.intentEntries = append(s.intentEntries, e)
-			docs = append(docs, intent.Doc{Server: e.srv.Name, Tool: e.tool.Name, Description: e.tool.Description})
+			docs = append(docs, intent.Doc{Server: e.srv.Name, Tool: e.tool.Name, Description: e.tool.Description, Params: intent.SchemaText(e.tool.InputSchema)})
 		}
 		s.intent = intent.NewIndex(docs)
 	})

@@ -27,10 +27,10 @@ func TestUTF16Order(t *testing.T) {
 func TestHeuristicCallsDemo(t *testing.T) {
 	s := New(corpus.Demo(), V2_1_332, DefaultOptions())
 	tests := []struct{ prompt, want string }{
-		// "invoice" reaches invoice_lookup and findInvoice; "look" is in the
-		// search family, so search_files comes within half the best score
-		// too: three names.
-		{"look up invoice INV-7 for ACME", `{"query":"select:mcp__billing__invoice_lookup,mcp__billing__findInvoice,mcp__files__search_files"}`},
+		// "look up" adds "find" (intent's phrases): findInvoice's name holds
+		// find and invoice, invoice_lookup's invoice; search_files falls
+		// below half the best score.
+		{"look up invoice INV-7 for ACME", `{"query":"select:mcp__billing__findInvoice,mcp__billing__invoice_lookup"}`},
 		// Nothing in the catalog matches: keywords, the first four.
 		{"zebra quantum lattice origami telescope", `{"query":"zebra quantum lattice origami","max_results":5}`},
 	}
@@ -55,9 +55,9 @@ func TestReplayMatchesSearch(t *testing.T) {
 		t.Errorf("replay = %+v", r.Hits)
 	}
 	for call, want := range map[string]string{
-		`{"max_results":2}`:                    `call: field "query" is missing`,
-		`{"query":"x","max_results":"five"}`:   `call: field "max_results": not a number: "five"`,
-		`{"query":"x","max_results":2.5}`:      `call: field "max_results": 2.5 is not a whole number ≥ 0`,
+		`{"max_results":2}`:                     `call: field "query" is missing`,
+		`{"query":"x","max_results":"five"}`:    `call: field "max_results": not a number: "five"`,
+		`{"query":"x","max_results":2.5}`:       `call: field "max_results": 2.5 is not a whole number ≥ 0`,
 		`"select:mcp__billing__invoice_lookup"`: `call: not a JSON object: "select:mcp__billing__invoice_lookup"`,
 	} {
 		if _, err := s.Replay(context.Background(), json.RawMessage(call)); err == nil || err.Error() != want {

@@ -32,9 +32,11 @@ func TestRankPromptMongoDB(t *testing.T) {
 		t.Errorf("prompt = %q", got.Prompt)
 	}
 	want := map[string]string{
-		// Stems group, movi, releas, year; "group" brings its family:
-		// statistics (db-stats), aggregate; names within half the best score.
-		"claude@2.1.332": `{"query":"select:mcp__mongodb__db-stats,mcp__mongodb__aggregate,mcp__mongodb__aggregate-db"}`,
+		// Stems group, movi, releas, year; "group" brings its family
+		// (aggregate, statistics…), found in the aggregate tools' names and
+		// schemas and in db-stats' description; names within half the best
+		// score.
+		"claude@2.1.332": `{"query":"select:mcp__mongodb__aggregate-db,mcp__mongodb__aggregate,mcp__mongodb__db-stats"}`,
 		// No tool name holds group/movies/release/year: "aggregate", the
 		// first word of group's family that a name holds, leads.
 		"grok@1.0.0":                `{"query":"aggregate group movies release year"}`,

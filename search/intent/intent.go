@@ -24,11 +24,13 @@
 // # Ranking tools
 //
 // An Index holds, per tool, the stems of its name (the server's and the
-// tool's), and of its description's first MaxDescription characters.
-// Rank(prompt) scores every tool with BM25 over two fields (k1 = 1.2,
-// b = 0.75; a name stem counts NameWeight times, a description stem once;
-// NameWeight is 1: tried 0.5–5 on mongodb-accuracy and azure-e2e, 1 finds
-// most of the prompts' tools through Claude's select:)
+// tool's), of its description's first MaxDescription characters and,
+// when given, of its input schema's property names and descriptions
+// (SchemaText). Rank(prompt) scores every tool with BM25 over the three
+// fields (k1 = 1.2, b = 0.75; a name stem counts NameWeight = 1 times, a
+// description stem once, a schema stem ParamWeight = 0.5 times: tried
+// name weights 0.5–5 and schema weights 0–1 on mongodb-accuracy and
+// azure-e2e through Claude's select:, these find the most)
 // summed over the prompt's distinct stems, each weighted by its inverse
 // document frequency ln(1 + (N − df + 0.5)/(df + 0.5)). A prompt stem that
 // belongs to a family of common action words (Families: "show" and "list";
@@ -51,12 +53,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search/bm25"
 )
 
 // Tuning constants of Rank (see the package doc).
 const (
 	NameWeight     = 1.0
+	ParamWeight    = 0.5
 	MaxDescription = 2000
 	k1             = 1.2
 	b              = 0.75
@@ -82,12 +86,33 @@ func setOf(s string) map[string]bool {
 	return m
 }
 
+// phrases are two-word idioms that name an action a single word names
+// better: "set up" asks to create. ("how many" → count was tried: it
+// sends "how many collections" to count, not to list-collections.)
+var phrases = map[[2]string]string{
+	{"set", "up"}:    "create",
+	{"look", "up"}:   "find",
+	{"sign", "in"}:   "login",
+	{"log", "in"}:    "login",
+	{"get", "rid"}:   "delete",
+	{"find", "out"}:  "get",
+	{"spin", "up"}:   "create",
+	{"tear", "down"}: "delete",
+}
+
 // Words splits text into its words (see the package doc), in order, with
-// duplicates kept.
+// duplicates kept. A two-word idiom (phrases: "set up", "look up", …)
+// adds its word in its place.
 func Words(text string) []Word {
 	var out []Word
-	for _, raw := range splitRaw(text) {
+	raws := splitRaw(text)
+	for i, raw := range raws {
 		w := strings.ToLower(raw)
+		if i+1 < len(raws) {
+			if p, ok := phrases[[2]string{w, strings.ToLower(raws[i+1])}]; ok {
+				out = append(out, Word{Form: p, Stem: bm25.Stem(p)})
+			}
+		}
 		if len(w) < 2 || bm25.IsStopWord(w) || fillerWords[w] {
 			continue
 		}
@@ -229,19 +254,24 @@ func Related(stem string) []string { return familyOf[stem] }
 // Doc is one tool as the index sees it.
 type Doc struct {
 	Server, Tool, Description string
+	// Params is the text of the input schema (SchemaText), a third field
+	// weighted ParamWeight.
+	Params string
 }
 
 // Index ranks a fixed list of tools for prompts. It is safe for concurrent
 // use once built.
 type Index struct {
-	n          int
-	name, desc []map[string]int
-	nameLen    []int
-	descLen    []int
-	avgName    float64
-	avgDesc    float64
-	df         map[string]int
-	nameDF     map[string]int // tools whose name holds the stem
+	n                 int
+	name, desc, param []map[string]int
+	nameLen           []int
+	descLen           []int
+	paramLen          []int
+	avgName           float64
+	avgDesc           float64
+	avgParam          float64
+	df                map[string]int
+	nameDF            map[string]int // tools whose name holds the stem
 }
 
 // NewIndex builds the index over docs, in order.
@@ -251,7 +281,9 @@ func NewIndex(docs []Doc) *Index {
 	ix.desc = make([]map[string]int, len(docs))
 	ix.nameLen = make([]int, len(docs))
 	ix.descLen = make([]int, len(docs))
-	var sumN, sumD int
+	ix.param = make([]map[string]int, len(docs))
+	ix.paramLen = make([]int, len(docs))
+	var sumN, sumD, sumP int
 	for i, d := range docs {
 		nm := map[string]int{}
 		for _, w := range Words(d.Server + " " + d.Tool) {
@@ -267,15 +299,24 @@ func NewIndex(docs []Doc) *Index {
 			dm[w.Stem]++
 			ix.descLen[i]++
 		}
-		ix.name[i], ix.desc[i] = nm, dm
+		pm := map[string]int{}
+		for _, w := range Words(d.Params) {
+			pm[w.Stem]++
+			ix.paramLen[i]++
+		}
+		ix.name[i], ix.desc[i], ix.param[i] = nm, dm, pm
 		sumN += ix.nameLen[i]
 		sumD += ix.descLen[i]
+		sumP += ix.paramLen[i]
 		seen := map[string]bool{}
 		for s := range nm {
 			seen[s] = true
 			ix.nameDF[s]++
 		}
 		for s := range dm {
+			seen[s] = true
+		}
+		for s := range pm {
 			seen[s] = true
 		}
 		for s := range seen {
@@ -285,6 +326,7 @@ func NewIndex(docs []Doc) *Index {
 	if len(docs) > 0 {
 		ix.avgName = float64(sumN) / float64(len(docs))
 		ix.avgDesc = float64(sumD) / float64(len(docs))
+		ix.avgParam = float64(sumP) / float64(len(docs))
 	}
 	return ix
 }
@@ -352,13 +394,14 @@ func (ix *Index) Rank(prompt string) []Scored {
 			}
 			tn := tfNorm(ix.name[d][t.stem], ix.nameLen[d], ix.avgName)
 			td := tfNorm(ix.desc[d][t.stem], ix.descLen[d], ix.avgDesc)
-			if tn == 0 && td == 0 {
+			tp := tfNorm(ix.param[d][t.stem], ix.paramLen[d], ix.avgParam)
+			if tn == 0 && td == 0 && tp == 0 {
 				continue
 			}
 			if tn > 0 {
 				nm++
 			}
-			s += t.w * ix.IDF(t.stem) * (NameWeight*tn + td)
+			s += t.w * ix.IDF(t.stem) * (NameWeight*tn + td + ParamWeight*tp)
 		}
 		if s > 0 {
 			out = append(out, Scored{Doc: d, Score: s, NameMatches: nm})
@@ -456,4 +499,43 @@ func BestServer(ranked []Scored, servers []string) string {
 		return ""
 	}
 	return servers[ranked[0].Doc]
+}
+
+// MaxSchemaText bounds SchemaText.
+const MaxSchemaText = 1000
+
+// SchemaText is the words a tool's input schema adds to what a model knows
+// of the tool: its property names and property descriptions, depth-first
+// in document order, at most MaxSchemaText bytes, at most 8 levels deep.
+func SchemaText(schema ojson.Value) string {
+	var b strings.Builder
+	var walk func(v ojson.Value, depth int)
+	walk = func(v ojson.Value, depth int) {
+		if depth > 8 || b.Len() >= MaxSchemaText || v.Kind != ojson.Object {
+			return
+		}
+		if props, ok := v.Get("properties"); ok && props.Kind == ojson.Object {
+			for _, m := range props.Members {
+				if b.Len() >= MaxSchemaText {
+					return
+				}
+				b.WriteString(m.Key)
+				b.WriteByte(' ')
+				if d, ok := m.Value.Get("description"); ok && d.Kind == ojson.String {
+					b.WriteString(d.Str)
+					b.WriteByte(' ')
+				}
+				walk(m.Value, depth+1)
+			}
+		}
+		if items, ok := v.Get("items"); ok {
+			walk(items, depth+1)
+		}
+	}
+	walk(schema, 0)
+	s := b.String()
+	if len(s) > MaxSchemaText {
+		s = s[:MaxSchemaText]
+	}
+	return s
 }

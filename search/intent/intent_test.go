@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"github.com/toolfind/toolfind/ojson"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,5 +114,40 @@ func BenchmarkRank(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ix.Rank("show me every item in the collection, newest first")
+	}
+}
+
+func TestPhrases(t *testing.T) {
+	var got []string
+	for _, w := range Words("Set up a cluster, then look up docs") {
+		got = append(got, w.Form)
+	}
+	// "set up" adds create; "up" and "then" are stop words; "set" stays.
+	if g := strings.Join(got, " "); g != "create set cluster find look docs" {
+		t.Errorf("Words = %q", g)
+	}
+}
+
+func TestSchemaText(t *testing.T) {
+	v, err := ojson.Parse([]byte(`{"type":"object","properties":{
+		"pipeline":{"type":"array","description":"Stages such as $vectorSearch","items":{"type":"object","properties":{"stage":{"type":"string"}}}},
+		"limit":{"type":"number"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Depth first in document order: pipeline, its description, the
+	// items' properties, then limit.
+	if got, want := SchemaText(v), "pipeline Stages such as $vectorSearch stage limit "; got != want {
+		t.Errorf("SchemaText = %q, want %q", got, want)
+	}
+	if got := SchemaText(ojson.Value{}); got != "" {
+		t.Errorf("absent schema: %q", got)
+	}
+	// A 10,000-deep schema costs at most 8 levels and MaxSchemaText bytes.
+	deep := strings.Repeat(`{"properties":{"a":`, 10000) + "{}" + strings.Repeat("}}", 10000)
+	if dv, err := ojson.Parse([]byte(deep)); err == nil {
+		if got := SchemaText(dv); got != strings.Repeat("a ", 9) {
+			t.Errorf("deep: %q", got)
+		}
 	}
 }
