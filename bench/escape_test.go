@@ -14,6 +14,7 @@ import (
 // table, Markdown and HTML formats write no control, bidi or invisible
 // character (newlines and tabs only as layout).
 func FuzzReportText(f *testing.F) {
+	f.Add("invoice\ufe0f\u3164 by id", "t", "c", "k", "v", "", "")
 	f.Add("invoice\x1b[31m", "evil/t\x1b]0;T\x07", "fake@1 [s\u202e]", "cat\x00", "bad\u202etag", "Error: \x1b[2J", "q.jsonl\r")
 	f.Fuzz(func(t *testing.T, query, tool, client, tagKey, tagValue, errText, source string) {
 		id := corpus.ToolID(tool)

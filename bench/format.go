@@ -304,7 +304,9 @@ func missText(o *Outcome) string {
 func (r *Report) WriteTable(w io.Writer) error {
 	// Every field from a catalog, a query file or a simulator goes through
 	// esc (package internal/safetext): nothing reaches the terminal as a
-	// control character. Queries are printed with %q, which escapes them.
+	// control character. Queries are quoted (%q) and then escaped: %q
+	// leaves printable invisible runes (variation selectors, Hangul
+	// fillers) alone.
 	fmt.Fprintln(w, esc(r.title()))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -371,7 +373,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 				fmt.Fprintf(w, "  … and %d more (see --format json)\n", len(ms)-maxMisses)
 				break
 			}
-			fmt.Fprintf(w, "  %q → %s: %s\n", o.Query, esc(joinIDs(o.Expect)), esc(missText(o)))
+			fmt.Fprintf(w, "  %s → %s: %s\n", esc(strconv.Quote(o.Query)), esc(joinIDs(o.Expect)), esc(missText(o)))
 		}
 	}
 	return nil

@@ -47,7 +47,7 @@ func hostileEscapes(t *testing.T) (catalog, queries string) {
 	}
 	queries = filepath.Join(dir, "q.jsonl")
 	q := `{"query":"invoice\u001b[31m red","expect":["evil/invoice_lookup"],"category":"bad\u202etag\u0007"}
-{"query":"pay\u0000now","expect":["evil/title\u001b]0;TITLE\u0007\u001b[2J"]}
+{"query":"pay\u0000now\ufe0f\u3164","expect":["evil/title\u001b]0;TITLE\u0007\u001b[2J"]}
 `
 	if err := os.WriteFile(queries, []byte(q), 0o644); err != nil {
 		t.Fatal(err)

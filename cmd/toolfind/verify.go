@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -251,7 +252,7 @@ func writeVerifyText(w io.Writer, rep *verify.Report) error {
 		if o.Query.Limit > 0 {
 			limit = fmt.Sprintf("max_results %d", o.Query.Limit)
 		}
-		fmt.Fprintf(sw, "[%d/%d] %s  %q (%s, %.1fs)\n", i+1, n, verdict, o.Query.Text, limit, o.Elapsed.Seconds())
+		fmt.Fprintf(sw, "[%d/%d] %s  %s (%s, %.1fs)\n", i+1, n, verdict, esc(strconv.Quote(o.Query.Text)), limit, o.Elapsed.Seconds())
 		if o.Real != nil {
 			fmt.Fprintf(sw, "  real:      %s\n", esc(answerText(*o.Real)))
 		}
