@@ -3,7 +3,9 @@ package live
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -155,4 +157,27 @@ func countSkippedBefore(tools []json.RawMessage, kept int) int {
 		seen++
 	}
 	return skipped
+}
+
+// FuzzLineReader: whatever a stdio server writes, the line reader passes
+// JSON-RPC lines through unchanged and stops at the first bad or overlong
+// line with an error naming that line, never panicking.
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\r\n\n"), uint8(40))
+	f.Add([]byte("Starting server...\n{}"), uint8(8))
+	f.Add([]byte("xxxxxxxxxxxxxxxxxxxx\n{\"jsonrpc\":\"2.0\",\"method\":\"a\"}\n"), uint8(5))
+	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
+		lr := newLineReader(io.NopCloser(bytes.NewReader(data)), newTap())
+		lr.max = int(max) + 1
+		got, err := io.ReadAll(lr)
+		if !bytes.HasPrefix(data, got) {
+			t.Fatalf("passed %q, not a prefix of the input", got)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "stdout line ") {
+			t.Fatalf("error does not name the line: %v", err)
+		}
+		if err == nil && len(got) != len(data) {
+			t.Fatalf("passed %d of %d bytes without an error", len(got), len(data))
+		}
+	})
 }
