@@ -29,7 +29,9 @@ const dupServer = "dupcheck"
 // a catalog holding only that name's definitions (under a server name every
 // client accepts) is given to a fresh simulator of the same profile, and
 // the definition whose distinguishing words are in what its model is shown
-// (search.Viewer) is the one kept.
+// (search.Viewer) is the one kept. The fresh simulators use each profile's
+// default options (option values given to the originals are not known
+// here).
 func keepers(cat *corpus.Catalog, sims []search.Simulator, dd defs) keep {
 	out := keep{}
 	for _, s := range cat.Servers {

@@ -120,6 +120,9 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			srv = cat.Servers[0] // a catalog-wide cause: point at the first server
 		}
 		r := raw{d: d, rule: cr.rule, scope: cr.scope}
+		if d.Code == "claude-tool-skipped" && d.Field == "name" {
+			r.rule = RuleToolName // a name over Claude Code's limit (claude.md §2)
+		}
 		n := 1
 		if dupCodes[d.Code] {
 			k := d.Client + "\x00" + d.Code + "\x00" + d.Server + "\x00" + d.Tool
@@ -256,8 +259,8 @@ func assemble(rs []raw, dd defs, loc *locator) *Finding {
 	if unsimulated[first.rule] {
 		// The rules of clients not simulated say cause and client at once.
 		f.Cause = first.d.Message
-		if first.cause.tool != nil {
-			f.Cause = first.cause.tool.ID().String() + ": " + f.Cause
+		if t := first.cause.tool; t != nil {
+			f.Cause = t.Server + "/" + displayName(t.Name) + ": " + f.Cause
 		}
 		f.Location = loc.locate(cause)
 		return f
@@ -323,11 +326,12 @@ func causeText(first raw, catalog []string, dd defs) string {
 
 // displayName shows an empty tool name as "" so a message never ends in
 // a bare slash or space.
+// Names over 60 characters are clipped with "…".
 func displayName(name string) string {
 	if name == "" {
 		return `""`
 	}
-	return name
+	return clipText(name, 60)
 }
 
 // badChars lists the characters of a name outside [A-Za-z0-9_]
