@@ -2,6 +2,8 @@ package lint
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -104,6 +106,31 @@ func TestRulesInDocs(t *testing.T) {
 	for _, r := range Rules {
 		if !strings.Contains(string(data), "| `"+r.ID+"` |") {
 			t.Errorf("docs/lint-rules.md has no row for %s", r.ID)
+		}
+	}
+}
+
+// TestEveryClientCodeMapped: every diagnostic code the simulators emit
+// (read from their sources) has a rule, so no client finding falls into
+// "other" unnoticed.
+func TestEveryClientCodeMapped(t *testing.T) {
+	re := regexp.MustCompile(`"((?:claude|grok|codex|opencode)-[a-z-]+)"`)
+	clientNames := map[string]bool{"codex-search": true, "opencode-codemode": true}
+	for _, dir := range []string{"../claude", "../grok", "../codexjs", "../opencode"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+				if _, ok := codeRule[m[1]]; !ok && !clientNames[m[1]] {
+					t.Errorf("%s: code %q has no lint rule (lint/rules.go codeRule)", f, m[1])
+				}
+			}
 		}
 	}
 }

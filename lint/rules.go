@@ -151,6 +151,7 @@ var codeRule = map[string]struct {
 	"opencode-output-schema-dropped": {RuleOutputSchema, perServer},
 	"opencode-namespace":             {RuleNamespace, perServer},
 	"opencode-schema-unknown":        {RuleSchema, perTool},
+	"opencode-schema-too-large":      {RuleSchema, perTool},
 	"opencode-description-cut":       {RuleCatalogLineCut, perServer},
 	"opencode-description-empty":     {RuleDescriptionEmpty, perTool},
 	"opencode-not-in-catalog":        {RuleNotInCatalog, perCatalog},
