@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -405,49 +406,50 @@ func safeName(s string) string {
 // client does, merging clients that do the same to the same tools.
 func consequences(rs []raw, dd defs) []Consequence {
 	type acc struct {
-		code  string
-		msgs  []string
-		tools []corpus.ToolID
-		srv   *corpus.Server
+		client string
+		code   string
+		msgs   []string
+		tools  []corpus.ToolID
+		srv    *corpus.Server
+		worst  corpus.Severity
 	}
-	var clients []string
+	// One entry per client and code: a client may do two things for one
+	// cause (OpenCode: the type is too large, so the input shows as
+	// unknown).
+	var order []*acc
 	per := map[string]*acc{}
-	worst := map[string]corpus.Severity{}
 	for _, r := range rs {
 		if r.d.Client == "" {
 			continue
 		}
-		a, ok := per[r.d.Client]
+		k := r.d.Client + "\x00" + r.d.Code
+		a, ok := per[k]
 		if !ok {
-			a = &acc{code: r.d.Code, srv: r.at.server}
-			per[r.d.Client] = a
-			clients = append(clients, r.d.Client)
+			a = &acc{client: r.d.Client, code: r.d.Code, srv: r.at.server}
+			per[k] = a
+			order = append(order, a)
 		}
 		a.msgs = append(a.msgs, r.d.Message)
-		if r.d.Severity > worst[r.d.Client] {
-			worst[r.d.Client] = r.d.Severity
+		if r.d.Severity > a.worst {
+			a.worst = r.d.Severity
 		}
 		if r.d.Tool != "" {
 			id := corpus.NewToolID(r.d.Server, r.d.Tool)
-			if len(a.tools) == 0 || !containsID(a.tools, id) {
+			if !containsID(a.tools, id) {
 				a.tools = append(a.tools, id)
 			}
 		}
 	}
 	// The gravest consequence first (a rejection before a rename).
-	sort.SliceStable(clients, func(i, j int) bool { return worst[clients[i]] > worst[clients[j]] })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].worst > order[j].worst })
 	var out []Consequence
 	index := map[string]int{}
-	for _, c := range clients {
-		a := per[c]
+	for _, a := range order {
 		var effect string
 		var tools []corpus.ToolID
 		if verb, ok := effects[a.code]; ok {
 			tools = a.tools
-			if serverDrop[a.code] && a.srv != nil {
-				tools = allTools(a.srv)
-			}
-			if a.code == "codex-server-name" && a.srv != nil {
+			if (serverDrop[a.code] || a.code == "codex-server-name") && a.srv != nil {
 				tools = allTools(a.srv)
 			}
 			effect = verb + " " + toolsPhrase(tools, a.srv, dd)
@@ -458,11 +460,13 @@ func consequences(rs []raw, dd defs) []Consequence {
 			effect = a.msgs[0] + " (" + toolsPhrase(tools, a.srv, dd) + ")"
 		}
 		if i, ok := index[effect]; ok {
-			out[i].Clients = append(out[i].Clients, c)
+			if !slices.Contains(out[i].Clients, a.client) {
+				out[i].Clients = append(out[i].Clients, a.client)
+			}
 			continue
 		}
 		index[effect] = len(out)
-		out = append(out, Consequence{Clients: []string{c}, Effect: effect, Tools: tools})
+		out = append(out, Consequence{Clients: []string{a.client}, Effect: effect, Tools: tools})
 	}
 	return out
 }
