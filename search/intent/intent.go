@@ -416,9 +416,11 @@ func (ix *Index) Rank(prompt string) []Scored {
 // server does the job), then the prompt's most telling keywords, max words
 // in all, printed in the prompt's order. A model abstracts a request into
 // the words that name an action and an object; the stand-in here is the
-// index. Keywords that occur in some tool's name come first, then those
-// that occur only in descriptions, then the rest, each group in prompt
-// order. A keyword that no tool name holds may bring one word of its
+// index. Keywords found in the name or description of the three tools
+// that Rank puts first come first (the words that point at the tool the
+// model has in mind), then keywords that occur in some tool's name, then
+// those that occur only in descriptions, then the rest, each group in
+// prompt order. A keyword that no tool name holds may bring one word of its
 // family (Families), the first in the family's order that a tool name
 // holds ("group" → "aggregate"; "remove" → "delete"): a model knows the
 // domain's word for an action. The words are the prompt's own or plain
@@ -446,10 +448,28 @@ func (ix *Index) KeywordQuery(server, prompt string, max int) string {
 	if max <= 0 || len(cands) == 0 {
 		return strings.Join(words, " ")
 	}
+	var top []Scored
+	if ix != nil {
+		top = ix.Rank(prompt)
+		if len(top) > 3 {
+			top = top[:3]
+		}
+	}
+	inTop := func(st string) int {
+		n := 0
+		for _, t := range top {
+			if ix.name[t.Doc][st] > 0 || ix.desc[t.Doc][st] > 0 {
+				n++
+			}
+		}
+		return n
+	}
 	prio := func(i int) int {
 		switch {
 		case ix == nil:
 			return 0
+		case len(top) > 0 && inTop(cands[i].Stem) > 0:
+			return 3
 		case ix.nameDF[cands[i].Stem] > 0:
 			return 2
 		case ix.df[cands[i].Stem] > 0:
