@@ -428,6 +428,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(w, "\n> **Warning:** %s.\n", mdEscape(e))
 		}
 	}
+	if ws := r.writerNote(); ws != "" {
+		fmt.Fprintf(w, "\n%s\n", mdEscape(ws))
+	}
 	for _, b := range r.By {
 		fmt.Fprintf(w, "\n### By %s\n\n", mdEscape(b.Key))
 		mdRow(w, mdEscape(b.Key), "client", "queries", "found@1", "found@limit", "mrr", "not found")
