@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -36,11 +37,57 @@ func golden(t *testing.T, name, got string) {
 // TestMainJob is the README's first command: rank --query invoice on the
 // embedded demo with every client.
 func TestMainJob(t *testing.T) {
+	t.Setenv("COLUMNS", "") // 100 columns
 	out, errOut, code := run(t, "rank", "--query", "invoice")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden(t, "rank-invoice.txt", out)
+	out, errOut, code = run(t, "rank", "--query", "invoice", "--by-client")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "rank-invoice-by-client.txt", out)
+}
+
+// TestRankFitsTheScreen is the "done when": rank --query invoice on
+// the shared catalogs prints at most one screen, and every line of rank,
+// with or without --explain, fits the width.
+func TestRankFitsTheScreen(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "catalogs")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared catalogs not found at %s (they sit beside the repository): %v", dir, err)
+	}
+	for _, tc := range []struct {
+		columns  string
+		args     []string
+		maxLines int
+	}{
+		{"", []string{"--query", "invoice"}, 25},
+		{"", []string{"--query", "create pull request"}, 50},
+		{"80", []string{"--query", "create pull request"}, 50},
+		{"", []string{"--query", "create pull request", "--explain", "--client", "claude,grok,codex-search"}, 0},
+		{"", []string{"--query", "list pods", "--by-client"}, 0},
+	} {
+		t.Setenv("COLUMNS", tc.columns)
+		out, errOut, code := run(t, append([]string{"rank", "--catalog", dir}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+		width := 100
+		if tc.columns != "" {
+			width = 80
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if tc.maxLines > 0 && len(lines) > tc.maxLines {
+			t.Errorf("%v: %d lines, want at most %d:\n%s", tc.args, len(lines), tc.maxLines, out)
+		}
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("%v: line of %d characters (width %d): %q", tc.args, n, width, l)
+			}
+		}
+	}
 }
 
 type rankJSON struct {

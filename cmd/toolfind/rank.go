@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -30,9 +31,10 @@ type rankOptions struct {
 	prompt  string
 	writer  string
 	format  string
-	explain bool
-	shown   bool
-	rows    int
+	explain  bool
+	shown    bool
+	byClient bool
+	rows     int
 }
 
 func newRankCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -41,7 +43,12 @@ func newRankCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 		Use:   "rank --query Q",
 		Short: "Rank the catalog's tools for one query, per client",
 		Long: `Rank shows, for each selected client, the tools its search returns for the query,
-in the client's order, with scores, tie ranges and the text its model reads.`,
+in the client's order, with scores, tie ranges and the text its model reads.
+
+With several clients the table has one row per tool and one column per client: the
+tool's rank in that client (3-4 for a tie), for the tools some client shows within its
+limit. --by-client prints each client's own list instead, with scores; --explain and
+--shown imply it. Lines fit the terminal (100 columns when not a terminal, or $COLUMNS).`,
 		Example: `  toolfind rank --query invoice
   toolfind rank --client grok --query "create pull request" --catalog github.json --format json`,
 		Args: cobra.NoArgs,
@@ -55,7 +62,8 @@ in the client's order, with scores, tie ranges and the text its model reads.`,
 	f.StringVar(&opts.format, "format", "table", "output format: table or json")
 	f.BoolVar(&opts.explain, "explain", false, "show why each tool scored (table format)")
 	f.BoolVar(&opts.shown, "shown", false, "print the exact text each model reads (table format)")
-	f.IntVar(&opts.rows, "rows", 10, "hits to print per client in the table (0: all); JSON always has all")
+	f.BoolVar(&opts.byClient, "by-client", false, "one block per client with its own hit list (the default with one client, --explain or --shown)")
+	f.IntVar(&opts.rows, "rows", 10, "table rows: tools in the several-client view (default 20 there), hits per client with --by-client (0: all); JSON always has all")
 	return cmd
 }
 
@@ -115,7 +123,15 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	if opts.format == "json" {
 		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Prompt: opts.prompt, Results: nonNilResults(flat)})
 	}
-	return writeRankTable(opts.io.Out, flat, tableOptions{explain: opts.explain, shown: opts.shown, rows: opts.rows})
+	width := outputWidth(opts.io.Out)
+	if len(results) > 1 && !opts.byClient && !opts.explain && !opts.shown {
+		rows := opts.rows
+		if !cmd.Flags().Changed("rows") {
+			rows = 20
+		}
+		return writeRankCompact(opts.io.Out, results, opts.query+opts.prompt, rows, width)
+	}
+	return writeRankTable(opts.io.Out, flat, tableOptions{explain: opts.explain, shown: opts.shown, rows: opts.rows, width: width})
 }
 
 func nonNilResults(rs []search.Result) []search.Result {
@@ -143,6 +159,7 @@ type tableOptions struct {
 	explain bool // the Why lines under each hit
 	shown   bool // the text the model reads
 	rows    int  // hits per result; 0 = all
+	width   int  // line width the --explain lines wrap at (0: no wrapping)
 }
 
 // esc is the one escaping rule for text output (package internal/safetext):
@@ -172,7 +189,12 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 		}
 		for _, n := range r.Notes {
 			if n != "toolfind: "+r.Error { // Codex's note repeats a stopped script's error
-				fmt.Fprintf(w, "  note: %s\n", esc(n))
+				for i, l := range wrap("note: "+esc(n), opts.width-2) {
+					if i > 0 {
+						l = "  " + l
+					}
+					fmt.Fprintf(w, "  %s\n", l)
+				}
 			}
 		}
 		switch {
@@ -189,22 +211,40 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 			if opts.rows > 0 && len(hits) > opts.rows {
 				hits = hits[:opts.rows]
 			}
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			// The rows are aligned on their own; each hit's reasons go
+			// under it, wrapped to the width, so a long reason never
+			// widens a column.
+			var buf strings.Builder
+			tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  RANK\tSCORE\tP(SHOWN)\tTOOL\tNAME")
 			for _, h := range hits {
 				score := "-"
 				if scored {
 					score = formatScore(h.Score)
 				}
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), score, formatP(h.PWithinLimit), esc(string(h.Tool)), esc(h.Name))
-				if opts.explain {
-					for _, why := range h.Why {
-						fmt.Fprintf(tw, "  \t\t\t  %s\t\n", esc(why))
-					}
+				tool, name := esc(string(h.Tool)), esc(h.Name)
+				if opts.width > 0 {
+					// RANK, SCORE and P(SHOWN) take about 30 columns;
+					// the two names share the rest.
+					n := max((opts.width-30)/2, 16)
+					tool, name = shortenMiddle(tool, n), shortenMiddle(name, n)
 				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), score, formatP(h.PWithinLimit), tool, name)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
+			}
+			lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+			fmt.Fprintln(w, lines[0])
+			for i, h := range hits {
+				fmt.Fprintln(w, strings.TrimRight(lines[i+1], " "))
+				if opts.explain {
+					for _, why := range h.Why {
+						for _, l := range wrap(esc(why), opts.width-8) {
+							fmt.Fprintf(w, "        %s\n", l)
+						}
+					}
+				}
 			}
 			if more := len(r.Hits) - len(hits); more > 0 {
 				fmt.Fprintf(w, "  … %d more (--rows 0 prints all)\n", more)
@@ -218,6 +258,35 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 		}
 	}
 	return nil
+}
+
+// wrap breaks s into lines of at most width characters at spaces (a word
+// longer than the width gets a line of its own).
+func wrap(s string, width int) []string {
+	if width < 20 {
+		width = 20
+	}
+	var lines []string
+	var cur strings.Builder
+	n := 0
+	for _, word := range strings.Fields(s) {
+		wl := utf8.RuneCountInString(word)
+		if n > 0 && n+1+wl > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			n = 0
+		}
+		if n > 0 {
+			cur.WriteByte(' ')
+			n++
+		}
+		cur.WriteString(word)
+		n += wl
+	}
+	if n > 0 || len(lines) == 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
 
 func rankText(h search.Hit) string {

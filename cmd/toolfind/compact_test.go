@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/toolfind/toolfind/search"
+)
+
+func TestShortenMiddle(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"github/create_issue", 30, "github/create_issue"}, // fits: unchanged
+		// 24: 23 kept, 23*2/5 = 9 before the "…", 14 after.
+		{"github/add_pull_request_review_comment", 24, "github/ad…review_comment"},
+		// 10: 9 kept, 3 before, 6 after.
+		{"abcdefghijklmnop", 10, "abc…klmnop"},
+		{"naïve_tööl_name", 8, "na…_name"}, // characters, not bytes
+		{"abc", 1, "…"},
+		{"abc", 0, "abc"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, shortenMiddle(tt.in, tt.n), "shortenMiddle(%q, %d)", tt.in, tt.n)
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"one two three four five six", 20, []string{"one two three four", "five six"}},
+		{"", 20, []string{""}},
+		// A word over the width gets a line of its own.
+		{"a " + strings.Repeat("x", 25) + " b", 20, []string{"a", strings.Repeat("x", 25), "b"}},
+		// Widths under 20 wrap at 20.
+		{"aaaa bbbb cccc dddd eeee", 5, []string{"aaaa bbbb cccc dddd", "eeee"}},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, wrap(tt.in, tt.width), "wrap(%q, %d)", tt.in, tt.width)
+	}
+}
+
+func TestCell(t *testing.T) {
+	tests := []struct {
+		name  string
+		hit   search.Hit
+		found bool
+		limit int
+		want  string
+	}{
+		{"shown", search.Hit{Rank: 2, RankWorst: 2, PWithinLimit: 1}, true, 5, "2"},
+		{"tie within the limit", search.Hit{Rank: 3, RankWorst: 4, PWithinLimit: 1}, true, 5, "3-4"},
+		// ranks 4-9 for limit 5: shown in 2 of the 6 places' orders
+		{"tie across the limit", search.Hit{Rank: 4, RankWorst: 9, PWithinLimit: 2.0 / 6}, true, 5, "4-9~"},
+		{"beyond the limit", search.Hit{Rank: 7, RankWorst: 7}, true, 5, "(7)"},
+		{"not returned", search.Hit{}, false, 5, "·"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, cell(tt.hit, tt.found, tt.limit), tt.name)
+	}
+}
