@@ -25,12 +25,12 @@ func callText(c json.RawMessage) string {
 
 // rankOptions are the flags of `toolfind rank`.
 type rankOptions struct {
-	io      *IOStreams
-	global  *globalOptions
-	query   string
-	prompt  string
-	writer  string
-	format  string
+	io       *IOStreams
+	global   *globalOptions
+	query    string
+	prompt   string
+	writer   string
+	format   string
 	explain  bool
 	shown    bool
 	byClient bool
