@@ -53,8 +53,9 @@ func ExampleReport_Write() {
 	// Output:
 	// 1 query (example.jsonl) × 1 client
 	//
-	// CLIENT  LIMIT  QUERIES  FOUND@1  FOUND@LIMIT  BAND  MRR    MEAN RANK  P95 RANK  NOT FOUND  TOKENS
-	// fake@1  3      1        100.0%   100.0%       -     1.000  1.00       1.00      0          13
+	//                 FOUND   FOUND         MEAN   P95    NOT
+	// CLIENT  LIMIT      @1  @LIMIT    MRR  RANK  RANK  FOUND  TOKENS
+	// fake@1      3  100.0%  100.0%  1.000  1.00   1.0      0      13
 }
 
 // Thresholds per client: a default and named overrides.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
@@ -147,11 +148,15 @@ func (r *Report) writerNote() string {
 
 func (r *Report) title() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s", r.QueryCount, plural(r.QueryCount, "query", "queries"))
+	fmt.Fprintf(&b, "%s %s", Thousands(r.QueryCount), plural(r.QueryCount, "query", "queries"))
 	if r.Queries != "" {
 		fmt.Fprintf(&b, " (%s)", r.Queries)
 	}
-	fmt.Fprintf(&b, " × %d %s", len(r.Clients), plural(len(r.Clients), "client", "clients"))
+	clients, variants := r.clientCount()
+	fmt.Fprintf(&b, " × %d %s", clients, plural(clients, "client", "clients"))
+	if variants > clients {
+		fmt.Fprintf(&b, " (%d variants)", variants)
+	}
 	if r.CatalogTools > 0 || r.Catalog != "" {
 		fmt.Fprintf(&b, " over %d %s", r.CatalogTools, plural(r.CatalogTools, "tool", "tools"))
 		if r.Catalog != "" {
@@ -159,6 +164,37 @@ func (r *Report) title() string {
 		}
 	}
 	return b.String()
+}
+
+// clientCount counts the report's clients and its rows (a client with
+// strategy variants has one row per strategy).
+func (r *Report) clientCount() (clients, rows int) {
+	for _, c := range r.Clients {
+		if !c.Variant {
+			clients++
+		}
+	}
+	return clients, len(r.Clients)
+}
+
+// skipped counts the queries without an expected tool: they are searched
+// (their outcomes are in JSON) but not scored.
+func (r *Report) skipped() int {
+	for _, c := range r.Clients {
+		return r.QueryCount - c.Queries
+	}
+	return 0
+}
+
+// notScored says how many queries the metrics count and why the others
+// are left out ("" when every query is scored).
+func (r *Report) notScored() string {
+	n := r.skipped()
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s of %s %s scored; %s skipped: no expected tool (empty \"expect\")",
+		Thousands(r.QueryCount-n), Thousands(r.QueryCount), plural(r.QueryCount, "query", "queries"), Thousands(n))
 }
 
 func plural(n int, one, many string) string {
@@ -251,11 +287,20 @@ func metricCells(c ClientMetrics) []string {
 		Percent(c.FoundAtLimit),
 		band(c),
 		num(c.MRR, 3),
-		num(c.MeanRank, 2),
-		num(c.P95Rank, 2),
+		rankStat(c, c.MeanRank, 2),
+		rankStat(c, c.P95Rank, 2),
 		strconv.Itoa(c.NotFound),
 		num(c.MeanShownTokens, 0),
 	}
+}
+
+// rankStat formats a rank statistic, "–" when no query found anything
+// (there is no rank to average).
+func rankStat(c ClientMetrics, x float64, decimals int) string {
+	if c.Queries == c.NotFound {
+		return "–"
+	}
+	return num(x, decimals)
 }
 
 // maxMisses bounds the misses listed per client row in the table and
@@ -307,18 +352,18 @@ func (r *Report) WriteTable(w io.Writer) error {
 	// control character. Queries are quoted (%q) and then escaped: %q
 	// leaves printable invisible runes (variation selectors, Hangul
 	// fillers) alone.
-	fmt.Fprintln(w, esc(r.title()))
+	for _, l := range wrapText(esc(r.title()), TextWidth) {
+		fmt.Fprintln(w, l)
+	}
+	if n := r.notScored(); n != "" {
+		fmt.Fprintln(w, n)
+	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CLIENT\tLIMIT\t"+strings.Join(r.header(), "\t"))
-	for _, c := range r.Clients {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", esc(c.Client), limitText(c.Limit), strings.Join(r.cells(c), "\t"))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	r.writeMetricsText(w)
 	if r.hasBand() {
-		fmt.Fprintln(w, bandNote)
+		for _, l := range wrapText(bandNote, TextWidth) {
+			fmt.Fprintln(w, l)
+		}
 	}
 	for _, c := range r.Clients {
 		if e := c.ErrorSummary(); e != "" {
@@ -373,10 +418,121 @@ func (r *Report) WriteTable(w io.Writer) error {
 				fmt.Fprintf(w, "  … and %d more (see --format json)\n", len(ms)-maxMisses)
 				break
 			}
-			fmt.Fprintf(w, "  %s → %s: %s\n", esc(strconv.Quote(o.Query)), esc(joinIDs(o.Expect)), esc(missText(o)))
+			q := esc(strconv.Quote(o.Query))
+			if utf8.RuneCountInString(q) > 60 {
+				q = string([]rune(q)[:58]) + "…\""
+			}
+			for k, l := range wrapText(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missText(o)), TextWidth-4) {
+				if k == 0 {
+					fmt.Fprintf(w, "  %s\n", l)
+				} else {
+					fmt.Fprintf(w, "    %s\n", l)
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// TextWidth is the width the table format fits in.
+const TextWidth = 100
+
+// writeMetricsText writes the per-client table of the text format, within
+// TextWidth: a strategy variant's row sits under its client's, indented
+// and named by its strategy; the headers take two lines so the columns
+// stay as narrow as their numbers.
+func (r *Report) writeMetricsText(w io.Writer) {
+	type col struct {
+		top, bottom string
+		cell        func(c ClientMetrics) string
+	}
+	cols := []col{
+		{"", "LIMIT", func(c ClientMetrics) string { return limitText(c.Limit) }},
+		{"FOUND", "@1", func(c ClientMetrics) string { return Percent(c.FoundAt1) }},
+		{"FOUND", "@LIMIT", func(c ClientMetrics) string { return Percent(c.FoundAtLimit) }},
+	}
+	if r.hasBand() {
+		cols = append(cols, col{"TIE", "BAND", func(c ClientMetrics) string {
+			if c.FoundAtLimitBest == c.FoundAtLimitWorst {
+				return "-"
+			}
+			return num(c.FoundAtLimitWorst*100, 1) + "–" + num(c.FoundAtLimitBest*100, 1)
+		}})
+	}
+	cols = append(cols,
+		col{"", "MRR", func(c ClientMetrics) string { return num(c.MRR, 3) }},
+		col{"MEAN", "RANK", func(c ClientMetrics) string { return rankStat(c, c.MeanRank, 2) }},
+		col{"P95", "RANK", func(c ClientMetrics) string { return rankStat(c, c.P95Rank, 1) }},
+		col{"NOT", "FOUND", func(c ClientMetrics) string { return strconv.Itoa(c.NotFound) }},
+		col{"", "TOKENS", func(c ClientMetrics) string { return num(c.MeanShownTokens, 0) }},
+	)
+	if r.hasErrors() {
+		cols = append(cols, col{"", "ERRORS", func(c ClientMetrics) string { return strconv.Itoa(c.Errors) }})
+	}
+	labels := make([]string, len(r.Clients))
+	labelW := len("CLIENT")
+	for i, c := range r.Clients {
+		labels[i] = esc(c.Client)
+		if c.Variant {
+			// "codex@0.171.0 [any-term]" under codex@0.171.0: "  any-term"
+			if open := strings.LastIndex(c.Client, " ["); open >= 0 && strings.HasSuffix(c.Client, "]") {
+				labels[i] = "  " + esc(c.Client[open+2:len(c.Client)-1])
+			}
+		}
+		labelW = max(labelW, utf8.RuneCountInString(labels[i]))
+	}
+	cells := make([][]string, len(r.Clients))
+	widths := make([]int, len(cols))
+	for j, cl := range cols {
+		widths[j] = max(len(cl.top), len(cl.bottom))
+	}
+	for i, c := range r.Clients {
+		for j, cl := range cols {
+			v := cl.cell(c)
+			cells[i] = append(cells[i], v)
+			widths[j] = max(widths[j], utf8.RuneCountInString(v))
+		}
+	}
+	line := func(label string, each func(j int) string) {
+		var b strings.Builder
+		b.WriteString(label + strings.Repeat(" ", labelW-utf8.RuneCountInString(label)))
+		for j := range cols {
+			v := each(j)
+			b.WriteString(strings.Repeat(" ", 2+widths[j]-utf8.RuneCountInString(v)))
+			b.WriteString(v)
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	line("", func(j int) string { return cols[j].top })
+	line("CLIENT", func(j int) string { return cols[j].bottom })
+	for i := range r.Clients {
+		line(labels[i], func(j int) string { return cells[i][j] })
+	}
+}
+
+// wrapText breaks s into lines of at most width characters at spaces.
+func wrapText(s string, width int) []string {
+	var lines []string
+	var cur strings.Builder
+	n := 0
+	for _, word := range strings.Fields(s) {
+		wl := utf8.RuneCountInString(word)
+		if n > 0 && n+1+wl > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+			n = 0
+		}
+		if n > 0 {
+			cur.WriteByte(' ')
+			n++
+		}
+		cur.WriteString(word)
+		n += wl
+	}
+	if n > 0 || len(lines) == 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
 
 func groupValue(v string) string {

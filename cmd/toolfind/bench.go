@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -142,6 +143,9 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 			writers = append(writers, w)
 		}
 	}
+	if err := checkTags(o.by, qs); err != nil {
+		return nil, err
+	}
 	if len(writers) > 0 && !o.noVerbatim && writers[0].Name() != "verbatim" {
 		writers = append(writers, writer.Verbatim{})
 	}
@@ -169,6 +173,32 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 	}
 	ph.end(fmt.Sprintf("searched %s × %s", count(len(qs.Queries), "query", "queries"), count(len(sims), "client", "clients")))
 	return rep, nil
+}
+
+// checkTags refuses a --by key that no query carries, listing the keys
+// that some query does.
+func checkTags(by []string, qs *corpus.QuerySet) error {
+	present := map[string]bool{}
+	for _, q := range qs.Queries {
+		for k := range q.Tags {
+			present[k] = true
+		}
+	}
+	for _, k := range by {
+		if present[k] {
+			continue
+		}
+		if len(present) == 0 {
+			return usageError("--by %q: the queries of %s carry no tags (keys besides query and expect)", k, qs.Source)
+		}
+		keys := make([]string, 0, len(present))
+		for t := range present {
+			keys = append(keys, t)
+		}
+		sort.Strings(keys)
+		return usageError("--by %q: no query of %s has this tag; tags present: %s", k, qs.Source, strings.Join(keys, ", "))
+	}
+	return nil
 }
 
 // loadQueries reads --queries, or the embedded demo set when neither

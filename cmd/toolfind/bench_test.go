@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/bench/benchtest"
 )
@@ -38,10 +39,11 @@ func TestBenchDemoDefault(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"16 queries (demo/queries.jsonl) × 4 clients over 19 tools (demo)",
-		"CLIENT                LIMIT  QUERIES  FOUND@1  FOUND@LIMIT",
-		"fake@1                3      16",
-		"fake-multi@1 [names]  3      16",
+		"16 queries (demo/queries.jsonl) × 3 clients (4 variants) over 19 tools (demo)",
+		"CLIENT         LIMIT     @1  @LIMIT    MRR  RANK  RANK  FOUND  TOKENS",
+		"fake@1             3  75.0%   87.5%  0.812  1.14   2.0      2      12",
+		// the names strategy of fake-multi, under it
+		"fake-multi@1       3  75.0%   87.5%  0.812  1.14   2.0      2      12\n  names            3  68.8%   75.0%",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -202,5 +204,34 @@ func TestRunStatus(t *testing.T) {
 	r.finish()
 	if got := buf.String(); !strings.Contains(got, "phase") || !strings.Contains(got, "load") || !strings.Contains(got, "total") || !strings.Contains(got, "peak RSS") {
 		t.Errorf("timing table %q", got)
+	}
+}
+
+func TestBenchByUnknownTag(t *testing.T) {
+	_, errOut, code := cli(t, "bench", "--client", fakes, "--by", "section")
+	if code != exitBadInput || !strings.Contains(errOut, `--by "section": no query of demo/queries.jsonl has this tag; tags present: category, kind`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestBenchTextFitsWidth: the text report of a real corpus fits 100
+// columns (the MetaTool queries are long; they are cut).
+func TestBenchTextFitsWidth(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpora", "mongodb-accuracy")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared corpora not found at %s (they sit beside the repository): %v", dir, err)
+	}
+	out, errOut, code := cli(t, "bench", "--catalog", filepath.Join(dir, "..", "..", "catalogs", "mongodb.json"),
+		"--queries", filepath.Join(dir, "queries.jsonl"), "--client", "claude,grok,codex")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "× 3 clients (6 variants)") || !strings.Contains(out, `233 of 234 queries scored; 1 skipped: no expected tool (empty "expect")`) {
+		t.Errorf("header:\n%s", out[:min(len(out), 400)])
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("line of %d characters: %q", n, l)
+		}
 	}
 }

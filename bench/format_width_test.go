@@ -1,0 +1,37 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRankStatDash(t *testing.T) {
+	tests := []struct {
+		name string
+		c    ClientMetrics
+		want string
+	}{
+		// 3 queries, 3 not found: no rank to average.
+		{"nothing found", ClientMetrics{Queries: 3, NotFound: 3, MeanRank: 0}, "–"},
+		{"no queries scored", ClientMetrics{}, "–"},
+		// 3 queries, 1 found at rank 2.
+		{"one found", ClientMetrics{Queries: 3, NotFound: 2, MeanRank: 2}, "2.00"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, rankStat(tt.c, tt.c.MeanRank, 2), tt.name)
+	}
+}
+
+func TestClientCountAndSkipped(t *testing.T) {
+	r := &Report{QueryCount: 10, Clients: []ClientMetrics{
+		{Client: "a@1", Queries: 8}, {Client: "b@1", Queries: 8},
+		{Client: "b@1 [x]", Variant: true, Queries: 8}, {Client: "b@1 [y]", Variant: true, Queries: 8},
+	}}
+	clients, rows := r.clientCount()
+	assert.Equal(t, 2, clients)
+	assert.Equal(t, 4, rows)
+	assert.Equal(t, "10 queries × 2 clients (4 variants)", r.title())
+	// 10 queries, 8 with an expected tool: 2 skipped.
+	assert.Equal(t, `8 of 10 queries scored; 2 skipped: no expected tool (empty "expect")`, r.notScored())
+}
