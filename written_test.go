@@ -111,24 +111,42 @@ func TestWrittenReplayMatchesRank(t *testing.T) {
 	}
 }
 
-// The calibration sets under writer/testdata/calibration are calls written
-// blind by a model shown only each client's surface (show --surface) and
-// the prompt. The golden file records, per client, found@limit of those
-// calls and of the heuristic writer's, and how often the two agree on
-// found (p ≥ 0.5) per prompt.
+// The calibration sets under writer/testdata/calibration, and the
+// held-out sets under writer/testdata/heldout, are calls written blind by a
+// model shown only each client's surface (show --surface) and the prompt.
+// The golden files record, per client, found@limit of those calls and of
+// the heuristic writer's on the same prompts, and how often the two agree
+// on found (p ≥ 0.5) per prompt.
 func TestCalibrationAgreement(t *testing.T) {
-	catalogs := map[string]string{
-		"metatool":     "../shared/corpora/metatool/metatool.json",
-		"livemcpbench": "../shared/corpora/livemcpbench/catalogs",
+	for _, set := range []struct {
+		dir      string
+		catalogs map[string]string
+		names    []string
+	}{
+		{"calibration", map[string]string{
+			"metatool":     "../shared/corpora/metatool/metatool.json",
+			"livemcpbench": "../shared/corpora/livemcpbench/catalogs",
+		}, []string{"metatool", "livemcpbench"}},
+		{"heldout", map[string]string{
+			"mongodb": filepath.Join(sharedCatalogs, "mongodb.json"),
+			"azure":   filepath.Join(sharedCatalogs, "azure.json"),
+		}, []string{"mongodb", "azure"}},
+	} {
+		t.Run(set.dir, func(t *testing.T) {
+			agreement(t, set.dir, set.names, set.catalogs)
+		})
 	}
+}
+
+func agreement(t *testing.T, dir string, names []string, catalogs map[string]string) {
 	var b strings.Builder
 	b.WriteString("# corpus client prompts found@limit(model-blind) found@limit(heuristic) agreement\n")
-	for _, name := range []string{"metatool", "livemcpbench"} {
+	for _, name := range names {
 		cat, err := corpus.Load(catalogs[name])
 		if err != nil {
-			t.Skipf("shared corpora not found (%v): calibration needs ../shared", err)
+			t.Skipf("shared catalogs or corpora not found (%v): this check needs ../shared", err)
 		}
-		lines, err := writer.ReadFile(filepath.Join("writer", "testdata", "calibration", name+".jsonl"))
+		lines, err := writer.ReadFile(filepath.Join("writer", "testdata", dir, name+".jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,9 +154,13 @@ func TestCalibrationAgreement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sims := writable(t, cat)
+		rp := writer.NewReplay(lines)
+		sims, err := toolfind.Clients(cat, strings.Join(rp.Clients(), ","), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		ctx := context.Background()
-		model, err := bench.Run(ctx, sims, qs, bench.Options{Writers: []writer.Writer{writer.NewReplay(lines)}})
+		model, err := bench.Run(ctx, sims, qs, bench.Options{Writers: []writer.Writer{rp}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +197,7 @@ func TestCalibrationAgreement(t *testing.T) {
 			fmt.Fprintf(&b, "%s %s %d %.3f %.3f %.3f\n", name, c.Client, n, c.FoundAtLimit, heur.Clients[i].FoundAtLimit, float64(agree)/float64(n))
 		}
 	}
-	golden := filepath.Join("writer", "testdata", "calibration", "agreement.txt")
+	golden := filepath.Join("writer", "testdata", dir, "agreement.txt")
 	if *update {
 		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -186,7 +208,7 @@ func TestCalibrationAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b.String() != string(want) {
-		t.Errorf("calibration agreement changed (go test -run TestCalibrationAgreement -update):\n%s\nwant\n%s", b.String(), want)
+		t.Errorf("agreement changed (go test -run TestCalibrationAgreement -update):\n%s\nwant\n%s", b.String(), want)
 	}
 }
 

@@ -352,8 +352,8 @@ func (s *ToolSearch) VerbatimCall(prompt string) json.RawMessage {
 }
 
 // HeuristicCalls writes "source action object" keywords, as for Grok
-// Build: with several sources, the source (server) whose tools best fit
-// the prompt, then the prompt's most telling keywords, six words in all.
+// Build: the source (server) whose tools best fit the prompt, then the
+// prompt's six most telling keywords.
 func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 	s.intentOnce.Do(func() {
 		var docs []intent.Doc
@@ -365,11 +365,12 @@ func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 		}
 		s.intent = intent.NewIndex(docs)
 	})
-	server := ""
-	if len(s.sources()) > 1 {
-		server = intent.BestServer(s.intent.Rank(prompt), s.intentServers)
+	server := intent.BestServer(s.intent.Rank(prompt), s.intentServers)
+	max := 6
+	if server != "" {
+		max++
 	}
-	q := s.intent.KeywordQuery(server, prompt, 6)
+	q := s.intent.KeywordQuery(server, prompt, max)
 	if q == "" {
 		return nil
 	}

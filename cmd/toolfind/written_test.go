@@ -37,10 +37,11 @@ func TestRankPromptMongoDB(t *testing.T) {
 		// schemas and in db-stats' description; names within half the best
 		// score.
 		"claude@2.1.332": `{"query":"select:mcp__mongodb__aggregate-db,mcp__mongodb__aggregate,mcp__mongodb__db-stats"}`,
-		// No tool name holds group/movies/release/year: "aggregate", the
-		// first word of group's family that a name holds, leads.
-		"grok@1.0.0":                `{"query":"aggregate group movies release year"}`,
-		"codex-search@0.171.0":      `{"query":"aggregate group movies release year"}`,
+		// The server first; no tool name holds group/movies/release/year:
+		// "aggregate", the first word of group's family that a name holds,
+		// comes next.
+		"grok@1.0.0":                `{"query":"mongodb aggregate group movies release year"}`,
+		"codex-search@0.171.0":      `{"query":"mongodb aggregate group movies release year"}`,
 		"opencode-codemode@1.18.33": `{"code":"return await tools.$codemode.search({ query: \"aggregate group movies release year\" })"}`,
 		"codex@0.171.0":             `{"code":"const re = /group|movi|releas|year|aggreg|summar|statist|stat/i;\ntext(ALL_TOOLS.filter(t => re.test(t.name) || re.test(t.description)).map(t => t.name).join(\"\\n\"));"}`,
 	}
@@ -72,7 +73,7 @@ func TestRankPromptMongoDB(t *testing.T) {
 		t.Errorf("clients with calls: %v", seen)
 	}
 	table, _, code := run(t, "rank", "--prompt", "Group all the movies by release year", "--catalog", mongo, "--client", "grok")
-	if code != 0 || !strings.Contains(table, `  call (heuristic writer): {"query":"aggregate group movies release year"}`) {
+	if code != 0 || !strings.Contains(table, `  call (heuristic writer): {"query":"mongodb aggregate group movies release year"}`) {
 		t.Errorf("table:\n%s", table)
 	}
 }
