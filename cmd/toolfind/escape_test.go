@@ -137,3 +137,22 @@ func FuzzShowText(f *testing.F) {
 		assertSafe(t, "show text", b.String())
 	})
 }
+
+// FuzzRankCompact: whatever the results and the query hold, the
+// one-table view of several clients writes no control, bidi or invisible
+// character.
+func FuzzRankCompact(f *testing.F) {
+	f.Add("invoice\x1b[2J\ufe0f", "evil/t\u202e", "note\r\x00", "boom\x1b", "script")
+	f.Fuzz(func(t *testing.T, query, tool, note, errText, strategy string) {
+		hit := search.Hit{Rank: 1, RankWorst: 2, PWithinLimit: 0.5, Tool: corpus.ToolID(tool), Name: tool}
+		res := []search.Result{
+			{Client: "claude@2.1.332", Limit: 5, Hits: []search.Hit{hit}, Notes: []string{note}},
+			{Client: "codex@0.171.0", Strategy: strategy, Limit: 1, Hits: []search.Hit{hit}, Error: errText, Notes: []string{note}},
+		}
+		var b strings.Builder
+		if err := writeRankCompact(&b, res, query, 10, 100); err != nil {
+			t.Fatal(err)
+		}
+		assertSafe(t, "compact rank table", b.String())
+	})
+}
