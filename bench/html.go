@@ -99,6 +99,7 @@ type htmlChart struct {
 
 type htmlData struct {
 	Title   string
+	Writers string // who wrote each client's calls ("" when nobody did)
 	Report  *Report
 	Header  []string
 	Rows    [][]string
@@ -118,7 +119,7 @@ type htmlTable struct {
 
 // WriteHTML writes the self-contained HTML report.
 func (r *Report) WriteHTML(w io.Writer) error {
-	d := htmlData{Title: r.title(), Report: r, Legend: heatClasses}
+	d := htmlData{Title: r.title(), Writers: r.writerNote(), Report: r, Legend: heatClasses}
 	d.Header = append([]string{"client", "limit"}, r.header()...)
 	for i := range d.Header {
 		d.Header[i] = strings.ToLower(d.Header[i])
@@ -402,7 +403,8 @@ footer{margin-top:24px;color:#8c959f;font-size:12px}
 </head>
 <body>
 <h1>toolfind findability</h1>
-<p class="sub">{{.Title}}</p>
+<p class="sub">{{.Title}}</p>{{if .Writers}}
+<p class="sub">{{.Writers}}</p>{{end}}
 <nav><a href="#ranks">rank distributions</a>{{range $i, $t := .By}} · <a href="#by-{{$i}}">{{$t.Title}}</a>{{end}}{{if .PerTool}} · <a href="#per-tool">per tool</a>{{end}} · <a href="#heatmap">heatmap</a></nav>
 
 <table>
