@@ -131,8 +131,8 @@ func joinIDs(ids []corpus.ToolID) string {
 func (r *Report) writerNote() string {
 	var parts []string
 	for _, c := range r.Clients {
-		if c.Writer == "" || c.Variant {
-			continue
+		if c.Writer == "" || c.Variant || strings.HasSuffix(c.Client, " ("+c.Writer+")") && c.NoCall == 0 {
+			continue // the label says it already
 		}
 		p := c.Client + ": " + c.Writer
 		if c.NoCall > 0 {
