@@ -76,10 +76,10 @@ Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`
 // catalog server: `toolfind mcp-stub SERVER.json`.
 func newMCPStubCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 	return &cobra.Command{
-		Use:    "mcp-stub SERVER.json",
+		Use:    "mcp-stub SERVER.json [MARKER]",
 		Short:  "Serve one catalog server over stdio (used by verify)",
 		Hidden: true,
-		Args:   cobra.ExactArgs(1),
+		Args:   cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if code := mcpstub.Main(args, ios.In, ios.Out, ios.ErrOut); code != 0 {
 				return &exitError{code: code, err: errors.New("mcp-stub failed")}

@@ -35,9 +35,13 @@ const SearchTool = "ToolSearch"
 // stream, plain JSON otherwise.
 type modelAPI struct {
 	input []byte // the ToolSearch input JSON
-	useID string
-	ln    net.Listener
-	srv   *http.Server
+	// onCall, when set, runs as the call is about to be made; what it
+	// returns is kept in unlisted.
+	onCall   func() []string
+	unlisted []string
+	useID    string
+	ln       net.Listener
+	srv      *http.Server
 
 	mu       sync.Mutex
 	called   bool     // a tool_use was sent
@@ -200,7 +204,14 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		reply(w, req, []map[string]any{{"type": "text", "text": "Done."}}, "end_turn")
 		a.once.Do(func() { close(a.done) })
 	case offers && callAt < 0:
+		var unlisted []string
+		if a.onCall != nil {
+			unlisted = a.onCall()
+		}
 		a.mu.Lock()
+		if !a.called {
+			a.unlisted = unlisted
+		}
 		a.called = true
 		if a.required == nil {
 			a.required = append([]string{}, required...)

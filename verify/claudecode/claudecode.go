@@ -22,13 +22,20 @@
 //     telemetry, error reporting, the auto-updater and non-essential
 //     traffic are turned off.
 //  4. The command is `claude -p go --mcp-config CFG --strict-mcp-config
-//     --output-format json` plus Runner.Args. Its process group (the client
-//     and the stubs it started) is killed once the answer is in (after a
-//     grace period to exit by itself), on timeout, and on cancellation; the
-//     throwaway folder is removed.
+//     --output-format json` plus Runner.Args, with MCP_TIMEOUT=60000 (a
+//     minute for each server to connect). Each stub creates a marker file
+//     once it has answered tools/list; a search made before every marker
+//     exists is an error, not an answer (the client would have searched
+//     part of the catalog).
+//  5. The process group (the client and the stubs it started) is killed
+//     once the answer is in (after a grace period to exit by itself), on
+//     timeout and on cancellation; the throwaway folder is removed.
 //
 // In -p mode Claude Code connects its stdio servers before its first model
-// request, so the search runs over the whole catalog.
+// request, so the search runs over the whole catalog, unless a server
+// misses MCP_TIMEOUT: seen on a machine with a load of 25, where the
+// 235-tool azure catalog's stub was left out of some runs over all fifteen
+// shared catalogs. The markers turn that into an error.
 package claudecode
 
 import (
@@ -151,6 +158,7 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 		return verify.Answer{}, err
 	}
 	defer api.close()
+	api.onCall = func() []string { return r.unlisted(tmp) }
 
 	args := append([]string{"-p", "go", "--mcp-config", mcpPath, "--strict-mcp-config", "--output-format", "json"}, r.Args...)
 	cmd := exec.Command(r.Binary, args...)
@@ -160,6 +168,9 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 		"ANTHROPIC_BASE_URL="+api.url(),
 		"ANTHROPIC_API_KEY=sk-ant-toolfind-verify-dummy",
 		"ENABLE_TOOL_SEARCH=true",
+		// Wait up to a minute for each server to connect (Claude Code's
+		// documented MCP_TIMEOUT): on a busy machine a stub can be slow.
+		"MCP_TIMEOUT=60000",
 	), r.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -193,8 +204,12 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	killGroup(cmd) // whatever the client left running (its stub servers)
 
 	api.mu.Lock()
-	got, called, offered, required := api.captured, api.called, api.offered, api.required
+	got, called, offered, required, unlisted := api.captured, api.called, api.offered, api.required, api.unlisted
 	api.mu.Unlock()
+	if len(unlisted) > 0 {
+		return verify.Answer{}, fmt.Errorf("Claude Code searched before these servers had listed their tools: %s (slow to start; the answer would cover part of the catalog; run fewer at a time with --parallel)",
+			strings.Join(unlisted, ", "))
+	}
 	if got != nil {
 		a, err := got.answer()
 		a.SearchRequired = required
@@ -265,7 +280,7 @@ func (r *Runner) writeMCPConfig(tmp string) (string, error) {
 			env[k] = v
 		}
 		servers[s.Name] = map[string]any{"type": "stdio", "command": r.StubCommand[0],
-			"args": append(append([]string{}, r.StubCommand[1:]...), f), "env": env}
+			"args": append(append([]string{}, r.StubCommand[1:]...), f, markerPath(tmp, i)), "env": env}
 	}
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	if err != nil {
@@ -273,6 +288,23 @@ func (r *Runner) writeMCPConfig(tmp string) (string, error) {
 	}
 	p := filepath.Join(tmp, "mcp.json")
 	return p, os.WriteFile(p, b, 0o600)
+}
+
+// markerPath is the file the i-th stub creates once it has answered
+// tools/list.
+func markerPath(tmp string, i int) string {
+	return filepath.Join(tmp, "servers", fmt.Sprintf("%03d.listed", i))
+}
+
+// unlisted names the servers whose stub has not answered tools/list yet.
+func (r *Runner) unlisted(tmp string) []string {
+	var out []string
+	for i, s := range r.Servers {
+		if _, err := os.Stat(markerPath(tmp, i)); err != nil {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // baseEnv is a clean environment under the run's throwaway folder: only

@@ -245,6 +245,8 @@ func TestClientFailures(t *testing.T) {
 		{"no-toolsearch", 0, "no model request offered ToolSearch (tool search off?); tools offered: Read"},
 		{"error", 0, "the client reported a tool error: InputValidationError: on purpose"},
 		{"hang", 2 * time.Second, "timed out after 2s: context deadline exceeded"},
+		// The demo's first server by name is accounts.
+		{"skip-server", 0, "Claude Code searched before these servers had listed their tools: accounts (slow to start;"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			r := runner(t, fakeClaude(t, "2.1.332"), cat)

@@ -22,7 +22,10 @@
 // are ignored; any other method gets JSON-RPC error -32601; a batch gets a
 // batch of answers. The stub stops when stdin ends.
 //
-// A stub file (File) holds one server: {"name", "instructions", "tools"}.
+// A stub file holds one server: {"name", "instructions", "tools"}. Run as
+// `mcp-stub SERVER.json [MARKER]`, the stub creates the file MARKER once it
+// has answered tools/list, so whoever started the client can tell whether
+// the client had every server's tools when it searched.
 package mcpstub
 
 import (
@@ -104,10 +107,11 @@ func ReadFile(path string) (Server, error) {
 }
 
 // Main runs the stub for the stub file named by args[0] on the given
-// streams and returns the exit status (2: usage, 1: unreadable file).
+// streams and returns the exit status (2: usage, 1: unreadable file). With
+// args[1], that file is created after the first tools/list answer.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(errOut, "usage: mcp-stub SERVER.json")
+	if len(args) != 1 && len(args) != 2 {
+		fmt.Fprintln(errOut, "usage: mcp-stub SERVER.json [MARKER]")
 		return 2
 	}
 	s, err := ReadFile(args[0])
@@ -115,7 +119,16 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 		fmt.Fprintln(errOut, "mcp-stub:", err)
 		return 1
 	}
-	if err := Serve(s, in, out); err != nil {
+	var listed func()
+	if len(args) == 2 {
+		marker := args[1]
+		listed = func() {
+			if err := os.WriteFile(marker, nil, 0o600); err != nil {
+				fmt.Fprintln(errOut, "mcp-stub:", err)
+			}
+		}
+	}
+	if err := serve(s, in, out, listed); err != nil {
 		fmt.Fprintln(errOut, "mcp-stub:", err)
 		return 1
 	}
@@ -128,7 +141,11 @@ const maxLine = 64 << 20
 // Serve answers the JSON-RPC messages read from r, one per line, on w until
 // r ends. It returns nil at end of input and an error only when writing
 // fails or a line exceeds 64 MiB.
-func Serve(s Server, r io.Reader, w io.Writer) error {
+func Serve(s Server, r io.Reader, w io.Writer) error { return serve(s, r, w, nil) }
+
+// serve is Serve calling listed (when not nil) once, after the first
+// tools/list answer is written.
+func serve(s Server, r io.Reader, w io.Writer, listed func()) error {
 	var list bytes.Buffer
 	list.WriteString(`{"tools":[`)
 	for i, t := range s.Tools {
@@ -161,6 +178,10 @@ func Serve(s Server, r io.Reader, w io.Writer) error {
 		bw.WriteByte('\n')
 		if err := bw.Flush(); err != nil {
 			return err
+		}
+		if listed != nil && bytes.Contains(line, []byte(`"tools/list"`)) {
+			listed()
+			listed = nil
 		}
 	}
 	if err := sc.Err(); err != nil && !errors.Is(err, io.ErrClosedPipe) {

@@ -170,3 +170,22 @@ func FuzzServe(f *testing.F) {
 		}
 	})
 }
+
+// TestMainMarker: with a second argument the stub creates that file once
+// it has answered tools/list, not before.
+func TestMainMarker(t *testing.T) {
+	p := writeTemp(t, `{"name":"x","tools":[]}`)
+	marker := filepath.Join(t.TempDir(), "listed")
+	var out, errOut bytes.Buffer
+	Main([]string{p, marker}, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`+"\n"), &out, &errOut)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("marker created before tools/list")
+	}
+	code := Main([]string{p, marker}, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"), &out, &errOut)
+	if _, err := os.Stat(marker); err != nil || code != 0 {
+		t.Fatalf("exit %d, marker: %v (%s)", code, err, errOut.String())
+	}
+	if code := Main([]string{p, marker, "extra"}, strings.NewReader(""), &out, &errOut); code != 2 {
+		t.Errorf("three arguments: exit %d", code)
+	}
+}

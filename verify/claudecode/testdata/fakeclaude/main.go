@@ -11,7 +11,8 @@
 // The version is set at build time: -ldflags "-X main.version=2.1.332".
 // FAKE_CLAUDE_MODE changes its behaviour: "hang" (never answers), "crash"
 // (exits 1 at once), "no-toolsearch" (offers no ToolSearch), "linger"
-// (does not exit after its turn), "reverse" (returns the tools in reverse
+// (does not exit after its turn), "skip-server" (searches without the
+// first server, as when it is slow to connect), "reverse" (returns the tools in reverse
 // order, as a client that disagrees with the simulation would), "error"
 // (reports the call as a tool error). FAKE_CLAUDE_REPORT names a file
 // where it writes what it saw (HOME, config folder, arguments, stub PIDs).
@@ -162,7 +163,10 @@ func connect(path string) (*corpus.Catalog, []int, error) {
 	sort.Strings(names)
 	var servers []map[string]any
 	var pids []int
-	for _, name := range names {
+	for i, name := range names {
+		if i == 0 && os.Getenv("FAKE_CLAUDE_MODE") == "skip-server" {
+			continue // as if this server had not connected in time
+		}
 		s := cfg.MCPServers[name]
 		if s.Type != "stdio" {
 			return nil, nil, fmt.Errorf("server %s: type %q", name, s.Type)
