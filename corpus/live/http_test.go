@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -238,5 +239,38 @@ func TestHTTPSSEPriming(t *testing.T) {
 	// The two data lines join with '\n', which JSON reads as whitespace.
 	if len(snap.Tools) != 1 || string(snap.Tools[0]) != `{"name":"t","inputSchema":{"type":"object"}}` {
 		t.Fatalf("tools %q", snap.Tools)
+	}
+}
+
+// TestHTTPFlooding: an HTTP server that answers initialize with an event
+// stream of notifications that never carries the response is told apart
+// from a silent one: the timeout counts what it sent.
+func TestHTTPFlooding(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		fl, _ := w.(http.Flusher)
+		for i := 0; ; i++ {
+			if _, err := io.WriteString(w, `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":`+strconv.Itoa(i)+"}}\n\n"); err != nil {
+				return
+			}
+			if fl != nil {
+				fl.Flush()
+			}
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}))
+	defer ts.Close()
+	_, err := Take(context.Background(), Source{URL: ts.URL}, Options{Timeout: 500 * time.Millisecond})
+	if p, _ := PhaseOf(err); p != PhaseHandshake || !errors.Is(err, ErrTimeout) {
+		t.Fatalf("phase %q, err %v", p, err)
+	}
+	const want = ` requests and notifications meanwhile (most of them "notifications/progress") but no answer (flooding; timed out; see --timeout)`
+	if !strings.Contains(err.Error(), "no answer to initialize within 500ms; the server is running and sent ") || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant …%s", err, want)
 	}
 }
