@@ -218,10 +218,19 @@ func Findable(ctx context.Context, cat *corpus.Catalog, query, tool string, clie
 	return out, nil
 }
 
-// T is the part of testing.TB that AssertFound needs.
+// T is what AssertFound needs of a test: Errorf. Every testing.TB has it,
+// and so does testify's require.TestingT (and assert.TestingT), so
+// AssertFound works with either; a T that also has Helper (testing.TB
+// does) gets failures reported at the caller's line.
 type T interface {
-	Helper()
 	Errorf(format string, args ...any)
+}
+
+// helper calls t.Helper when t has one.
+func helper(t T) {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
 }
 
 // AssertFound fails the test (t.Errorf, one line per client) unless every
@@ -230,7 +239,7 @@ type T interface {
 //
 //	toolfind.AssertFound(t, cat, "create an invoice", "billing/invoice_lookup", "claude", "grok")
 func AssertFound(t T, cat *corpus.Catalog, query, tool string, clients ...string) bool {
-	t.Helper()
+	helper(t)
 	fs, err := Findable(context.Background(), cat, query, tool, clients...)
 	if err != nil {
 		t.Errorf("toolfind: %q → %s: %v", query, tool, err)

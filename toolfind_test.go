@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"os"
 	"strings"
 	"testing"
@@ -60,6 +62,25 @@ func TestAssertFound(t *testing.T) {
 			t.Errorf("%s/%s: %v", c.tool, c.client, r.errs)
 		}
 	}
+}
+
+// requireT is a testify require.TestingT with no Helper method: the
+// interface of the testify world (Errorf and FailNow).
+type requireT struct{ recT }
+
+func (r *requireT) FailNow() { r.errs = append(r.errs, "FailNow") }
+
+// TestAssertFoundTestify: AssertFound takes testify's require.TestingT,
+// which has no Helper, as well as a *testing.T.
+func TestAssertFoundTestify(t *testing.T) {
+	cat, _ := toolfind.LoadCatalog()
+	var rt require.TestingT = &requireT{}
+	assert.True(t, toolfind.AssertFound(rt, cat, "weather forecast", "weather/get_forecast", "claude"))
+	assert.False(t, toolfind.AssertFound(rt, cat, "x", "nope/tool", "claude"))
+	require.Len(t, rt.(*requireT).errs, 1)
+	assert.Contains(t, rt.(*requireT).errs[0], `"nope/tool"`)
+	// A real *testing.T passes through the same interface.
+	toolfind.AssertFound(t, cat, "weather forecast", "weather/get_forecast", "claude", "grok")
 }
 
 // TestFindableAllClients runs every registered client (whatever exists):
