@@ -66,3 +66,28 @@ func TestCell(t *testing.T) {
 		assert.Equal(t, tt.want, cell(tt.hit, tt.found, tt.limit), tt.name)
 	}
 }
+
+// TestShowSummary: show without --tool prints one row per tool, not every
+// tool's full text.
+func TestShowSummary(t *testing.T) {
+	t.Setenv("COLUMNS", "")
+	out, errOut, code := run(t, "show")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"19 tools in 5 servers: tokens each model reads of each tool\n",
+		"TOOL                     DESC  2.1.332  1.0.0  0.171.0  0.171.0   1.18.33    1.18.33\n",
+		// billing/ledger: "Summarizes invoices." is 20 characters.
+		"billing/ledger             20       22     97       70       12        42         19\n",
+		"tickets/render_board       39        –      –        –        –        49         26\n",
+		"claude never shows tickets/render_board: hidden from the model: visibility [\"app\"] does not\n  include \"model\"",
+		"show --tool NAME prints the exact text each model reads of a tool\n",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.Less(t, strings.Count(out, "\n"), 40, "one line per tool and a few notes")
+	// With --tool: the full text, as before.
+	out, _, _ = run(t, "show", "--tool", "billing/ledger", "--client", "claude")
+	assert.Contains(t, out, `<function>{"description": "Summarizes invoices."`)
+}

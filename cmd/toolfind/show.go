@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -95,7 +97,150 @@ func runShow(cmd *cobra.Command, opts *showOptions) error {
 	if opts.format == "json" {
 		return writeJSON(opts.io.Out, map[string]any{"views": views})
 	}
+	if len(opts.tools) == 0 {
+		// Why a client never shows a tool: its first error or warning
+		// about the tool (search.Reporter), when it reports one.
+		why := map[string]string{}
+		for _, sim := range sims {
+			if rep, ok := sim.(search.Reporter); ok {
+				for _, d := range rep.Problems() {
+					key := sim.Client().String() + "\x00" + string(corpus.NewToolID(d.Server, d.Tool))
+					if _, seen := why[key]; !seen && d.Severity != corpus.Info {
+						why[key] = d.Message
+					}
+				}
+			}
+		}
+		return writeShowSummary(opts.io.Out, cat, views, why, outputWidth(opts.io.Out))
+	}
 	return writeShowText(opts.io.Out, views)
+}
+
+// writeShowSummary is `show` without --tool: one row per tool with its
+// description's length and, per client, the tokens its model reads of the
+// tool ("12*" when the client cuts the description, "–" when the client
+// never shows the tool), then the tools some client drops, with why. The
+// full texts are one --tool away.
+func writeShowSummary(w io.Writer, cat *corpus.Catalog, views []showView, why map[string]string, width int) error {
+	var clients []string
+	byTool := map[corpus.ToolID]map[string]showView{}
+	var order []corpus.ToolID
+	for _, v := range views {
+		if len(clients) == 0 || clients[len(clients)-1] != v.Client {
+			clients = append(clients, v.Client)
+		}
+		if byTool[v.Tool] == nil {
+			byTool[v.Tool] = map[string]showView{}
+			order = append(order, v.Tool)
+		}
+		byTool[v.Tool][v.Client] = v
+	}
+	heads := make([][]string, len(clients))
+	cw := make([]int, len(clients))
+	headRows := 2
+	for j, c := range clients {
+		name, version, _ := strings.Cut(c, "@")
+		heads[j] = append(splitAfterDash(name), version)
+		headRows = max(headRows, len(heads[j]))
+		for _, h := range heads[j] {
+			cw[j] = max(cw[j], utf8.RuneCountInString(h))
+		}
+	}
+	cells := make([][]string, len(order))
+	// dropped: "tool: reason", once per reason, with the clients
+	var dropped []string
+	var dropWho [][]string
+	dropIdx := map[string]int{}
+	for i, id := range order {
+		for j, c := range clients {
+			v := byTool[id][c]
+			cell := "–"
+			if v.Shown {
+				cell = strconv.Itoa(v.Tokens)
+				for _, n := range v.Notes {
+					if strings.Contains(n, "cut") || strings.Contains(n, "truncat") {
+						cell += "*"
+						break
+					}
+				}
+			} else {
+				reason := why[c+"\x00"+string(id)]
+				if reason == "" && len(v.Notes) > 0 {
+					reason = strings.Join(v.Notes, "; ")
+				}
+				if reason == "" {
+					reason = "not shown"
+				}
+				name, _, _ := strings.Cut(c, "@")
+				k := string(id) + ": " + reason
+				if dropIdx[k] == 0 {
+					dropped = append(dropped, k)
+					dropWho = append(dropWho, nil)
+					dropIdx[k] = len(dropped)
+				}
+				dropWho[dropIdx[k]-1] = append(dropWho[dropIdx[k]-1], name)
+			}
+			cells[i] = append(cells[i], cell)
+			cw[j] = max(cw[j], utf8.RuneCountInString(cell))
+		}
+	}
+	used := len("  DESC")
+	for _, n := range cw {
+		used += 2 + n
+	}
+	toolW := len("TOOL")
+	for _, id := range order {
+		toolW = max(toolW, utf8.RuneCountInString(esc(string(id))))
+	}
+	toolW = min(toolW, max(width-used, 16))
+	line := func(first, desc string, each func(j int) string) {
+		var b strings.Builder
+		b.WriteString(padRight(first, toolW))
+		b.WriteString(padLeft(desc, len("  DESC")))
+		for j := range clients {
+			b.WriteString("  " + padLeft(each(j), cw[j]))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	fmt.Fprintf(w, "%s in %s: tokens each model reads of each tool\n", count(len(order), "tool", "tools"), count(len(cat.Servers), "server", "servers"))
+	for k := 0; k < headRows; k++ {
+		first, desc := "", ""
+		if k == headRows-1 {
+			first, desc = "TOOL", "DESC"
+		}
+		line(first, desc, func(j int) string {
+			if i := k - (headRows - len(heads[j])); i >= 0 {
+				return heads[j][i]
+			}
+			return ""
+		})
+	}
+	for i, id := range order {
+		desc := "–"
+		if t := cat.Tool(id); t != nil && t.HasDescription {
+			desc = strconv.Itoa(utf8.RuneCountInString(t.Description))
+		}
+		line(shortenMiddle(esc(string(id)), toolW), desc, func(j int) string { return cells[i][j] })
+	}
+	fmt.Fprintln(w)
+	say := func(s string) {
+		for i, l := range wrap(s, width-2) {
+			if i > 0 {
+				l = "  " + l
+			}
+			fmt.Fprintln(w, l)
+		}
+	}
+	say("DESC: characters of the description; 12*: the client cuts the description; –: never shown to that model")
+	for i, d := range dropped {
+		verb := " never shows "
+		if len(dropWho[i]) > 1 {
+			verb = " never show "
+		}
+		say(esc(strings.Join(dropWho[i], ", ") + verb + d))
+	}
+	say("show --tool NAME prints the exact text each model reads of a tool")
+	return nil
 }
 
 // selectTools resolves --tool entries, or lists every tool (first
