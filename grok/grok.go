@@ -169,6 +169,20 @@ func newEntry(t *corpus.Tool, qualified string) entry {
 	}
 }
 
+// rejected counts the tools whose name Grok refuses (B.4) and returns the
+// first refusal's message.
+func (s *Simulator) rejected() (n int, first string) {
+	for _, p := range s.problems {
+		if p.Code == CodeNameRejected {
+			if n == 0 {
+				first = p.Message
+			}
+			n++
+		}
+	}
+	return n, first
+}
+
 // Client implements search.Simulator.
 func (s *Simulator) Client() search.ClientID { return clientID }
 
@@ -312,6 +326,9 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	}
 	res.Limit = limit
 	if len(s.entries) == 0 { // tool_index.rs: empty snapshot, no search
+		if n, first := s.rejected(); n > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("0 hits because no tool is searchable: Grok refuses all %d tool names (grok.md B.4), e.g. %s", n, first))
+		}
 		s.render(&res, nil)
 		return res, nil
 	}

@@ -422,3 +422,23 @@ func TestNameProblemNamesTheCharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryNameRejected: a catalog whose every name Grok refuses gives 0
+// hits, and the result says why.
+func TestEveryNameRejected(t *testing.T) {
+	servers, _, err := corpus.ParseCatalog("r.json", []byte(`{"server":"my__server","tools":[
+	  {"name":"list","inputSchema":{"type":"object"}},{"name":"get","inputSchema":{"type":"object"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(&corpus.Catalog{Servers: servers}, Options{})
+	r, err := s.Search(context.Background(), search.Query{Text: "list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "my__server__list" has 2 "__" boundaries.
+	want := `0 hits because no tool is searchable: Grok refuses all 2 tool names (grok.md B.4), e.g. Grok refuses to register "my__server__list" (2 "__" boundaries, want exactly 1)`
+	if len(r.Hits) != 0 || len(r.Notes) == 0 || !strings.HasPrefix(r.Notes[0], want) {
+		t.Errorf("hits %v, notes %q", r.Hits, r.Notes)
+	}
+}

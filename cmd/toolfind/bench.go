@@ -41,7 +41,8 @@ func newBenchCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench --queries FILE",
 		Short: "Evaluate every client over a labelled query set",
-		Long: `Bench runs every selected client over a query set (JSON Lines: {"query", "expect", ...tags})
+		Long: `Bench runs every selected client over a query set (JSON Lines: {"query", "expect", ...tags};
+blank lines and lines starting with # or // are comments)
 and reports per client: found@1, found@limit (the expected value over tie orders, with the
 best/worst band where a client breaks ties at random), MRR, mean and p95 rank, not found and
 the tokens the model reads; optionally by tag (--by) and per tool (--per-tool).
@@ -214,6 +215,11 @@ func (o *benchOptions) loadQueries(cat *corpus.Catalog) (*corpus.QuerySet, error
 	}
 	qs, err := toolfind.LoadQueries(o.queries, cat)
 	if err != nil {
+		if len(o.global.catalogs) == 0 && !o.global.source.live() && strings.Contains(err.Error(), "matches no tool") {
+			// The usual cause: the query file was written for another
+			// catalog, and without --catalog the demo one is used.
+			return nil, badInput(fmt.Errorf("%w\nhint: without --catalog the queries are resolved against the embedded demo catalog; pass --catalog with the catalog %s was written for", err, o.queries))
+		}
 		return nil, badInput(err)
 	}
 	if len(qs.Queries) == 0 {

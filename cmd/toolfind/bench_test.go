@@ -235,3 +235,17 @@ func TestBenchTextFitsWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestHints(t *testing.T) {
+	// bench --queries for another catalog, without --catalog.
+	q := writeFile(t, "q.jsonl", "# a comment line\n// another\n{\"query\": \"x\", \"expect\": [\"azure__storage_list\"]}\n")
+	_, errOut, code := cli(t, "bench", "--queries", q, "--client", "claude")
+	if code != exitBadInput || !strings.Contains(errOut, "hint: without --catalog the queries are resolved against the embedded demo catalog; pass --catalog") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	// --limit that a client does not apply.
+	out, _, code := cli(t, "rank", "--query", "invoice", "--limit", "3", "--client", "claude,opencode", "--by-client")
+	if code != 0 || !strings.Contains(out, "note: --limit 3 does not apply to this client (it shows 19)") || strings.Contains(out, "claude@2.1.332 — 3 hits, limit 3, model reads 166 tokens\n  note: --limit") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

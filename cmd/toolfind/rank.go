@@ -116,6 +116,14 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 		return err
 	}
 	ph.end(fmt.Sprintf("searched %s", count(len(sims), "client", "clients")))
+	if l := opts.global.limit; l > 0 {
+		for i := range results {
+			noteLimitIgnored(&results[i], l)
+			for k := range results[i].Variants {
+				noteLimitIgnored(&results[i].Variants[k], l)
+			}
+		}
+	}
 	var flat []search.Result
 	for _, r := range results {
 		flat = append(flat, r.All()...)
@@ -132,6 +140,17 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 		return writeRankCompact(opts.io.Out, results, opts.query+opts.prompt, rows, width)
 	}
 	return writeRankTable(opts.io.Out, flat, tableOptions{explain: opts.explain, shown: opts.shown, rows: opts.rows, width: width})
+}
+
+// noteLimitIgnored adds a note to a result whose client did not apply
+// --limit (eager loading shows every tool, a code-mode script returns what
+// it returns, a shortcut returns one tool), so a user does not take the
+// limit for the cause of what it shows.
+func noteLimitIgnored(r *search.Result, limit int) {
+	if r.Limit == limit || (r.Limit < limit && len(r.Hits) == r.Limit) {
+		return
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("--limit %d does not apply to this client (it shows %d)", limit, len(r.Hits)))
 }
 
 func nonNilResults(rs []search.Result) []search.Result {
