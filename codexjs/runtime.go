@@ -553,7 +553,15 @@ func (sb *sandbox) exec(prog *goja.Program, codeLines int, limits Limits, yieldM
 	for p != nil && p.State() == goja.PromiseStatePending {
 		t := r.nextTimer()
 		if t == nil || t.due > yieldMs {
+			// Codex yields the cell to the model as still running; for a
+			// search that is a failure too (its output is what it printed
+			// so far), so it is reported, not taken for "nothing found".
 			r.out.Status = "Script running with cell ID 1"
+			if t == nil {
+				r.out.Error = "toolfind: the script never finished: it awaits a promise that nothing settles (Codex yields it as a running cell)"
+			} else {
+				r.out.Error = fmt.Sprintf("toolfind: the script had not finished at yield_time_ms %g (a timer runs later; Codex yields it as a running cell)", yieldMs)
+			}
 			return r.out
 		}
 		delete(r.timers, t.id)

@@ -59,6 +59,10 @@ func TestScriptRunErrors(t *testing.T) {
 		{"undefined function", "\n\nnotAFunction()", "ReferenceError: notAFunction is not defined (at exec_main.mjs:3:13)", false},
 		{"stack overflow", "function f() { return f() + 1 }\nf()", "RangeError: Maximum call stack size exceeded", false},
 		{"endless loop", "while (true) {}", "the script was stopped at the 50ms time limit (Codex would yield it as a running cell)", true},
+		{"never settles", "text('a')\nawait new Promise(() => {})", "the script never finished: it awaits a promise that nothing settles (Codex yields it as a running cell)", false},
+		// The default yield_time_ms is 10,000.
+		{"timer past the yield", "await new Promise(r => setTimeout(r, 1e9))", "the script had not finished at yield_time_ms 10000 (a timer runs later; Codex yields it as a running cell)", false},
+		{"timer within the yield", "await new Promise(r => setTimeout(r, 50))\ntext('done')", "", false},
 		{"completes", "text(ALL_TOOLS.map(t => t.name).join('\\n'))", "", false},
 	}
 	for _, tt := range tests {
@@ -78,7 +82,7 @@ func TestScriptRunErrors(t *testing.T) {
 			if res.Strategy != "script" || res.Error != tt.wantErr || res.TimedOut != tt.timedOut {
 				t.Errorf("strategy %q, Error %q, TimedOut %v\nwant script, %q, %v", res.Strategy, res.Error, res.TimedOut, tt.wantErr, tt.timedOut)
 			}
-			if tt.wantErr == "" && len(res.Hits) == 0 {
+			if tt.name == "completes" && len(res.Hits) == 0 {
 				t.Errorf("a completed dump found nothing")
 			}
 			if v := res.Variants; len(v) != 1 || v[0].Error != "" {
