@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolfind/toolfind/corpus"
@@ -34,6 +35,10 @@ func writtenOutcomes(ctx context.Context, col column, q *corpus.Query, qi int) [
 		return []Outcome{withQuery(o, q, qi)}
 	}
 	calls, err := col.w.Calls(ctx, col.sim, writer.PromptOf(q))
+	var nc *writer.NoCallError
+	if errors.As(err, &nc) {
+		calls, err = nil, nil // the model answered without a search call
+	}
 	if err != nil {
 		o := errorOutcome(col.label, q, err)
 		o.Writer = writerName(col)

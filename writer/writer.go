@@ -50,7 +50,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -71,6 +74,9 @@ type Prompt struct {
 	ID string
 	// Text is the user's prompt.
 	Text string
+	// Sample numbers repeated requests for the same prompt (--samples):
+	// 0 for the first. Writers that ask a model key their caches by it.
+	Sample int
 }
 
 // ErrNotWritable is returned (wrapped) for a simulator whose model does
@@ -188,34 +194,93 @@ func (r *Replay) Clients() []string {
 // and returns the lines, prompt-major (every client's lines for the first
 // prompt, then the second…). Simulators whose model never searches
 // (search.NoSearch) get no lines. A prompt for which a client's model
-// makes no call gets one line with a null call.
+// makes no call gets one line with a null call; when the writer says why
+// (a *NoCallError), the reason is the line's "no_call" tag. A writer that
+// implements Concurrent is asked for that many prompts at once; the lines
+// keep their order. The first error ends the run.
 func Write(ctx context.Context, w Writer, sims []search.Simulator, qs *corpus.QuerySet) ([]Line, error) {
-	var out []Line
+	type job struct {
+		q   *corpus.Query
+		sim search.Simulator
+	}
+	var jobs []job
 	for i := range qs.Queries {
-		q := &qs.Queries[i]
-		p := PromptOf(q)
 		for _, sim := range sims {
 			if ns, ok := sim.(search.NoSearch); ok && ns.SearchesNothing() {
 				continue
 			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			calls, err := w.Calls(ctx, sim, p)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %s: %w", q.File, q.Line, sim.Client(), err)
-			}
-			base := Line{ID: p.ID, Prompt: q.Text, Client: sim.Client().String(), Expect: q.ExpectRaw, Writer: w.Name(), Tags: tagsOf(q)}
-			if len(calls) == 0 {
-				out = append(out, base)
-				continue
-			}
+			jobs = append(jobs, job{&qs.Queries[i], sim})
+		}
+	}
+	results := make([][]Line, len(jobs))
+	errs := make([]error, len(jobs))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := func(i int) {
+		j := jobs[i]
+		if err := ctx.Err(); err != nil {
+			errs[i] = err
+			return
+		}
+		p := PromptOf(j.q)
+		calls, err := w.Calls(ctx, j.sim, p)
+		base := Line{ID: p.ID, Prompt: j.q.Text, Client: j.sim.Client().String(), Expect: j.q.ExpectRaw, Writer: w.Name(), Tags: tagsOf(j.q)}
+		var nc *NoCallError
+		switch {
+		case errors.As(err, &nc):
+			base.Tags = withTag(base.Tags, "no_call", nc.Reason)
+			results[i] = []Line{base}
+		case err != nil:
+			errs[i] = fmt.Errorf("%s:%d: %s: %w", j.q.File, j.q.Line, j.sim.Client(), err)
+			cancel()
+		case len(calls) == 0:
+			results[i] = []Line{base}
+		default:
 			for _, c := range calls {
 				l := base
 				l.Call = c
-				out = append(out, l)
+				results[i] = append(results[i], l)
 			}
 		}
+	}
+	workers := 1
+	if c, ok := w.(Concurrent); ok && c.Concurrency() > 1 {
+		workers = c.Concurrency()
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) {
+					return
+				}
+				run(i)
+			}
+		}()
+	}
+	wg.Wait()
+	var firstCancel error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		if firstCancel == nil {
+			firstCancel = err
+		}
+	}
+	if firstCancel != nil {
+		return nil, firstCancel
+	}
+	var out []Line
+	for _, r := range results {
+		out = append(out, r...)
 	}
 	return out, nil
 }
@@ -227,7 +292,11 @@ func PromptOf(q *corpus.Query) Prompt {
 	if id == "" {
 		id = fmt.Sprint(q.Line)
 	}
-	return Prompt{ID: id, Text: q.Text}
+	p := Prompt{ID: id, Text: q.Text}
+	if n, err := strconv.Atoi(q.Tags[SampleTag]); err == nil && n > 1 {
+		p.Sample = n - 1
+	}
+	return p
 }
 
 func tagsOf(q *corpus.Query) map[string]json.RawMessage {
