@@ -34,6 +34,8 @@ type benchOptions struct {
 	writer     string
 	written    string
 	noVerbatim bool
+	// wf are the model and command writers' flags (writerflags.go).
+	wf *writerFlags
 }
 
 func newBenchCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -74,9 +76,10 @@ func (o *benchOptions) addFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.by, "by", nil, "break the metrics down by these tag `KEYS` (e.g. category)")
 	f.BoolVar(&o.perTool, "per-tool", false, "add the per-tool view: how many of each tool's queries find it, per client")
 	f.IntVar(&o.workers, "workers", 0, "searches run at once (0: one per CPU)")
-	f.StringVar(&o.writer, "writer", "", "who writes each client's search call from the prompt: verbatim or heuristic (default: the query text is the search)")
+	f.StringVar(&o.writer, "writer", "", "who writes each client's search call from the prompt: verbatim, heuristic, model or command (default: the query text is the search)")
 	f.StringVar(&o.written, "written", "", "replay the model calls of a written-queries `FILE` (JSON Lines from `toolfind write`) instead of --queries")
 	f.BoolVar(&o.noVerbatim, "no-verbatim", false, "with --writer or --written: leave out the verbatim baseline rows")
+	o.wf = addWriterFlags(f)
 }
 
 // evaluate checks the flags, loads the catalog and queries and runs the
@@ -103,6 +106,9 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 	}
 	if o.written != "" && o.writer != "" {
 		return nil, usageError("--written and --writer: the calls of a written file are already written")
+	}
+	if err := o.wf.check(o.writer); err != nil {
+		return nil, err
 	}
 	// The output file is checked (and its temporary file created) before
 	// the work, so a bad --out fails in a second, not after the run.
@@ -137,10 +143,15 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 			return nil, err
 		}
 		if o.writer != "" {
-			w, err := writer.ByName(o.writer)
+			w, done, err := o.wf.writerFromFlags(o.writer, o.global, o.io.ErrOut)
 			if err != nil {
-				return nil, usageError("--writer: %v", err)
+				return nil, err
 			}
+			defer done()
+			if qs, err = o.wf.expand(qs); err != nil {
+				return nil, err
+			}
+			o.workers = writerWorkers(w, o.workers)
 			writers = append(writers, w)
 		}
 	}

@@ -19,6 +19,8 @@ type writeOptions struct {
 	queries string
 	writer  string
 	out     string
+	// wf are the model and command writers' flags (writerflags.go).
+	wf *writerFlags
 }
 
 func newWriteCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -31,25 +33,33 @@ makes (Claude's ToolSearch input, Grok's search_tool input, Codex's exec code, O
 execute code) and writes them as a written-queries file (JSON Lines: id, prompt, client,
 call, expect, writer, tags), to replay with 'toolfind bench --written FILE'.
 
-Writers: verbatim (the prompt as the query: a baseline) and heuristic (deterministic,
-offline, modelled on how each client's model writes its call).`,
+Writers: verbatim (the prompt as the query: a baseline), heuristic (deterministic,
+offline, modelled on how each client's model writes its call), model (a real model through
+the OpenAI Chat Completions or Anthropic Messages API, shown each client's surface; answers
+cached, so a rerun is offline) and command (any program: the surface and prompt as JSON on
+its standard input, the call as JSON on its standard output).`,
 		Example: `  toolfind write --catalog mongodb.json --queries prompts.jsonl --writer heuristic --out written.jsonl
+  OPENAI_API_KEY=... toolfind write --catalog mongodb.json --queries prompts.jsonl --writer model --model gpt-5.5 --out written.jsonl
+  toolfind write --queries q.jsonl --writer model --model-api openai --model-url http://127.0.0.1:11434/v1 --model qwen3 --client claude --out w.jsonl
+  toolfind write --queries q.jsonl --writer command --writer-command 'python3 my_model.py' --out w.jsonl
   toolfind bench --catalog mongodb.json --written written.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runWrite(cmd, opts) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.queries, "queries", "", "query set `FILE` (JSON Lines); default: the demo set on the demo catalog")
-	f.StringVar(&opts.writer, "writer", "heuristic", "who writes the calls: verbatim or heuristic")
+	f.StringVar(&opts.writer, "writer", "heuristic", "who writes the calls: verbatim, heuristic, model or command")
 	f.StringVarP(&opts.out, "out", "o", "", "write to `FILE` instead of standard output")
+	opts.wf = addWriterFlags(f)
 	return cmd
 }
 
 func runWrite(cmd *cobra.Command, opts *writeOptions) error {
-	w, err := writer.ByName(opts.writer)
+	w, done, err := opts.wf.writerFromFlags(opts.writer, opts.global, opts.io.ErrOut)
 	if err != nil {
-		return usageError("--writer: %v", err)
+		return err
 	}
+	defer done()
 	outFile, err := openOut("out", opts.out)
 	if err != nil {
 		return err
@@ -63,6 +73,9 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 	b := &benchOptions{io: opts.io, global: opts.global, queries: opts.queries}
 	qs, err := b.loadQueries(cat)
 	if err != nil {
+		return err
+	}
+	if qs, err = opts.wf.expand(qs); err != nil {
 		return err
 	}
 	sims, err := opts.global.simulators(cat)

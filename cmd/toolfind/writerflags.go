@@ -1,0 +1,227 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/writer"
+	"github.com/toolfind/toolfind/writer/model"
+)
+
+// writerFlags are the flags of the writers that ask a model (package
+// writer/model) or a program (writer.Command), shared by write and bench.
+type writerFlags struct {
+	modelAPI       string
+	modelURL       string
+	model          string
+	concurrency    int
+	temperature    float64
+	samples        int
+	cache          string
+	noCache        bool
+	command        string
+	commandTimeout time.Duration
+	surfaceFile    string
+	flags          *pflag.FlagSet
+}
+
+func addWriterFlags(f *pflag.FlagSet) *writerFlags {
+	o := &writerFlags{flags: f}
+	f.StringVar(&o.modelAPI, "model-api", "openai", "with --writer model: the API, openai (Chat Completions: OpenAI, Ollama, vLLM, llama.cpp, LM Studio) or anthropic (Messages); the key is read from OPENAI_API_KEY or ANTHROPIC_API_KEY")
+	f.StringVar(&o.modelURL, "model-url", "", "with --writer model: the API's base `URL` (e.g. http://127.0.0.1:11434/v1); default the vendor's")
+	f.StringVar(&o.model, "model", "", "with --writer model: the model's `NAME`")
+	f.IntVar(&o.concurrency, "model-concurrency", 4, "with --writer model or command: requests (or runs) at once")
+	f.Float64Var(&o.temperature, "temperature", 0, "with --writer model: the sampling temperature (default: the API's)")
+	f.IntVar(&o.samples, "samples", 1, "with --writer model or command: ask `N` times per prompt (ids get #1…#N, tag sample) to measure the model's own variance")
+	f.StringVar(&o.cache, "cache", "", "with --writer model: the answer cache `FILE` (JSON Lines; default toolfind/model-cache.jsonl in the user cache folder)")
+	f.BoolVar(&o.noCache, "no-cache", false, "with --writer model: neither read nor write the answer cache")
+	f.StringVar(&o.command, "writer-command", "", "with --writer command: the `CMD` run (by sh -c) per prompt, {\"id\",\"client\",\"surface\",\"prompt\"} on its standard input, the call as JSON on its standard output")
+	f.DurationVar(&o.commandTimeout, "command-timeout", 60*time.Second, "with --writer command: the time one run may take")
+	f.StringVar(&o.surfaceFile, "surface-file", "", "with --writer model or command: a JSON `FILE` {\"claude\": {\"tool_search_description\": \"...\"}, ...} of exact client texts to show the model")
+	return o
+}
+
+// check rejects flags that do not go with the writer.
+func (o *writerFlags) check(name string) error {
+	modelOnly := []string{"model-api", "model-url", "model", "temperature", "cache", "no-cache"}
+	both := []string{"model-concurrency", "samples", "surface-file"}
+	cmdOnly := []string{"writer-command", "command-timeout"}
+	bad := func(list []string, want string) error {
+		for _, f := range list {
+			if o.flags.Changed(f) {
+				return usageError("--%s goes with --writer %s", f, want)
+			}
+		}
+		return nil
+	}
+	switch name {
+	case "model":
+		if err := bad(cmdOnly, "command"); err != nil {
+			return err
+		}
+	case "command":
+		if err := bad(modelOnly, "model"); err != nil {
+			return err
+		}
+	default:
+		for _, l := range [][]string{modelOnly, cmdOnly} {
+			if err := bad(l, "model"); err != nil {
+				return err
+			}
+		}
+		if err := bad(both, "model or --writer command"); err != nil {
+			return err
+		}
+	}
+	if o.samples < 1 {
+		return usageError("--samples %d: must be 1 or more", o.samples)
+	}
+	if o.concurrency < 1 {
+		return usageError("--model-concurrency %d: must be 1 or more", o.concurrency)
+	}
+	return nil
+}
+
+// writerFromFlags returns the writer --writer names: a built-in
+// (writer.ByName), model or command. done ends it: it closes the model's
+// cache and prints the model's totals on standard error (unless --quiet).
+func (o *writerFlags) writerFromFlags(name string, g *globalOptions, errOut io.Writer) (w writer.Writer, done func(), err error) {
+	if err := o.check(name); err != nil {
+		return nil, nil, err
+	}
+	switch name {
+	case "model":
+		return o.modelWriter(g, errOut)
+	case "command":
+		if strings.TrimSpace(o.command) == "" {
+			return nil, nil, usageError("--writer command needs --writer-command CMD")
+		}
+		if o.commandTimeout <= 0 {
+			return nil, nil, usageError("--command-timeout %s: must be more than 0", o.commandTimeout)
+		}
+		texts, err := loadSurfaceTexts(o.surfaceFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		workers := 1
+		if o.flags.Changed("model-concurrency") {
+			workers = o.concurrency
+		}
+		return &writer.Command{Argv: []string{"sh", "-c", o.command}, Timeout: o.commandTimeout, Texts: texts, Workers: workers}, func() {}, nil
+	}
+	w, err = writer.ByName(name)
+	if err != nil {
+		return nil, nil, usageError("--writer: %v (or model, command)", err)
+	}
+	return w, func() {}, nil
+}
+
+func (o *writerFlags) modelWriter(g *globalOptions, errOut io.Writer) (writer.Writer, func(), error) {
+	if o.modelAPI != model.OpenAI && o.modelAPI != model.Anthropic {
+		return nil, nil, usageError("--model-api %q: want openai or anthropic", o.modelAPI)
+	}
+	if strings.TrimSpace(o.model) == "" {
+		return nil, nil, usageError("--writer model needs --model NAME")
+	}
+	key := os.Getenv(model.KeyVar(o.modelAPI))
+	if key == "" && o.modelURL == "" {
+		return nil, nil, usageError("--writer model: set %s (or give --model-url for a local server that needs no key)", model.KeyVar(o.modelAPI))
+	}
+	texts, err := loadSurfaceTexts(o.surfaceFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := model.Config{API: o.modelAPI, BaseURL: o.modelURL, Model: o.model, Key: key,
+		Concurrency: o.concurrency, Texts: texts}
+	if o.flags.Changed("temperature") {
+		t := o.temperature
+		cfg.Temperature = &t
+	}
+	var cache *model.Cache
+	if !o.noCache {
+		path := o.cache
+		if path == "" {
+			if path, err = model.DefaultCachePath(); err != nil {
+				return nil, nil, usageError("--cache: %v", err)
+			}
+		}
+		if cache, err = model.OpenCache(path); err != nil {
+			return nil, nil, badInput(err)
+		}
+		if cache.Skipped > 0 && !g.quiet {
+			fmt.Fprintf(errOut, "warning: %s: %d unreadable %s skipped\n", path, cache.Skipped, plural(cache.Skipped, "line", "lines"))
+		}
+		cfg.Cache = cache
+	}
+	ph := g.run().begin("model", 0, false)
+	var mu sync.Mutex
+	cfg.Progress = func(s model.Stats) {
+		mu.Lock()
+		defer mu.Unlock()
+		ph.set(int64(s.Calls + s.NoCall))
+	}
+	mw, err := model.New(cfg)
+	if err != nil {
+		if cache != nil {
+			cache.Close()
+		}
+		return nil, nil, usageError("%v", err)
+	}
+	done := func() {
+		s := mw.Stats()
+		ph.end("")
+		if cache != nil {
+			cache.Close()
+		}
+		if g.quiet {
+			return
+		}
+		fmt.Fprintf(errOut, "model %s (%s): %s\n", o.model, o.modelAPI, modelSummary(s))
+	}
+	return mw, done, nil
+}
+
+// modelSummary says what the model writer did: answers, where they came
+// from, what failed to be a call, and the tokens (and cost) paid.
+func modelSummary(s model.Stats) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%d cached, %s sent", count(s.Calls+s.NoCall, "answer", "answers"), s.Cached, count(s.Requests, "request", "requests"))
+	if s.Retries > 0 {
+		fmt.Fprintf(&b, ", %d retried", s.Retries)
+	}
+	b.WriteString(")")
+	if s.NoCall > 0 {
+		fmt.Fprintf(&b, ", %d without a search call (tag no_call)", s.NoCall)
+	}
+	fmt.Fprintf(&b, "; %d input + %d output tokens", s.InputTokens, s.OutputTokens)
+	if s.Cost > 0 {
+		fmt.Fprintf(&b, ", cost %.4f", s.Cost)
+	}
+	return b.String()
+}
+
+// expand applies --samples to a query set.
+func (o *writerFlags) expand(qs *corpus.QuerySet) (*corpus.QuerySet, error) {
+	out, err := writer.ExpandSamples(qs, o.samples)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	return out, nil
+}
+
+// workers is the bench workers a writer needs: enough for its own
+// concurrency.
+func writerWorkers(w writer.Writer, workers int) int {
+	if c, ok := w.(writer.Concurrent); ok && workers == 0 {
+		return max(runtime.GOMAXPROCS(0), c.Concurrency())
+	}
+	return workers
+}
