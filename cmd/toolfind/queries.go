@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolfind/toolfind/writer"
 	"github.com/toolfind/toolfind/writer/transcript"
 )
 
@@ -99,17 +98,8 @@ func runImport(opts *importOptions, paths []string) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if outFile == nil {
-		if err := writer.WriteLines(opts.io.Out, lines); err != nil {
-			return badInput(fmt.Errorf("writing standard output: %w", err))
-		}
-	} else {
-		if err := writer.WriteLines(outFile, lines); err != nil {
-			return badInput(fmt.Errorf("--out %v", err))
-		}
-		if err := commitOut("out", outFile); err != nil {
-			return err
-		}
+	if err := writeLinesOut(opts.io, outFile, lines); err != nil {
+		return err
 	}
 	if !opts.global.quiet {
 		fmt.Fprintf(opts.io.ErrOut, "imported %s for %s from %s (%d with the MCP tool called next)",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolfind/toolfind/internal/outfile"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/writer"
 )
@@ -98,17 +99,8 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	if outFile == nil {
-		if err := writer.WriteLines(opts.io.Out, lines); err != nil {
-			return badInput(fmt.Errorf("writing standard output: %w", err))
-		}
-	} else {
-		if err := writer.WriteLines(outFile, lines); err != nil {
-			return badInput(fmt.Errorf("--out %v", err))
-		}
-		if err := commitOut("out", outFile); err != nil {
-			return err
-		}
+	if err := writeLinesOut(opts.io, outFile, lines); err != nil {
+		return err
 	}
 	if opts.out != "" {
 		names := make([]string, len(writable))
@@ -118,4 +110,19 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 		fmt.Fprintf(opts.io.ErrOut, "wrote %d calls for %d prompts (%s) to %s\n", len(lines), len(qs.Queries), strings.Join(names, ", "), opts.out)
 	}
 	return nil
+}
+
+// writeLinesOut writes written-query lines to the --out file (committing
+// it) or, without one, to standard output.
+func writeLinesOut(ios *IOStreams, outFile *outfile.File, lines []writer.Line) error {
+	if outFile == nil {
+		if err := writer.WriteLines(ios.Out, lines); err != nil {
+			return badInput(fmt.Errorf("writing standard output: %w", err))
+		}
+		return nil
+	}
+	if err := writer.WriteLines(outFile, lines); err != nil {
+		return badInput(fmt.Errorf("--out %v", err))
+	}
+	return commitOut("out", outFile)
 }

@@ -84,11 +84,7 @@ func (c *anthropicAPI) ask(ctx context.Context, req request, prompt string) (Ans
 	if err != nil {
 		var e *anthropic.Error
 		if errors.As(err, &e) {
-			var h map[string][]string
-			if e.Response != nil {
-				h = e.Response.Header
-			}
-			return Answer{}, statusError(e.StatusCode, e.Message, h)
+			return Answer{}, statusError(e.StatusCode, e.Message, e.Response)
 		}
 		return Answer{}, err
 	}

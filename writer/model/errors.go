@@ -70,9 +70,13 @@ func keyVar(api string) string {
 // OPENAI_API_KEY or ANTHROPIC_API_KEY.
 func KeyVar(api string) string { return keyVar(api) }
 
-// statusError builds an apiError from a response's status, message and
-// headers.
-func statusError(status int, message string, h http.Header) *apiError {
+// statusError builds an apiError from a response's status, the API's
+// message and the response's Retry-After header.
+func statusError(status int, message string, resp *http.Response) *apiError {
+	var h http.Header
+	if resp != nil {
+		h = resp.Header
+	}
 	e := &apiError{status: status, message: strings.TrimSpace(message)}
 	if e.message == "" {
 		e.message = http.StatusText(status)

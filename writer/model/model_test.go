@@ -475,7 +475,7 @@ func TestWriteConcurrentKeepsOrder(t *testing.T) {
 }
 
 func TestErrorsAreValues(t *testing.T) {
-	e := statusError(429, "", http.Header{"Retry-After": []string{"7"}})
+	e := statusError(429, "", &http.Response{Header: http.Header{"Retry-After": []string{"7"}}})
 	assert.Equal(t, 7*time.Second, e.retryAfter)
 	assert.Equal(t, "429 Too Many Requests: Too Many Requests", e.Error())
 	assert.True(t, e.retryable())

@@ -63,11 +63,7 @@ func (o *openaiAPI) ask(ctx context.Context, req request, prompt string) (Answer
 	if err != nil {
 		var e *openai.Error
 		if errors.As(err, &e) {
-			var h map[string][]string
-			if e.Response != nil {
-				h = e.Response.Header
-			}
-			return Answer{}, statusError(e.StatusCode, e.Message, h)
+			return Answer{}, statusError(e.StatusCode, e.Message, e.Response)
 		}
 		return Answer{}, err
 	}
