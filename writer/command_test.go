@@ -75,13 +75,17 @@ func TestCommandSeesSurfaceAndPrompt(t *testing.T) {
 func TestCommandErrors(t *testing.T) {
 	sim := claudeSim(t)
 	p := Prompt{ID: "q3", Text: "x"}
-	for _, tt := range []struct{ cmd, want string }{
-		{"exit 2", "command writer: prompt q3, " + sim.Client().String() + ": the command exited with status 2"},
-		{"echo bad >&2; exit 1", "exited with status 1: bad"},
-		{"sleep 3", "no answer within 100ms"},
-		{"echo '{'", "the output is not JSON"},
+	for _, tt := range []struct {
+		cmd     string
+		timeout time.Duration
+		want    string
+	}{
+		{"exit 2", time.Minute, "command writer: prompt q3, " + sim.Client().String() + ": the command exited with status 2"},
+		{"echo bad >&2; exit 1", time.Minute, "exited with status 1: bad"},
+		{"sleep 30", 100 * time.Millisecond, "no answer within 100ms"},
+		{"echo '{'", time.Minute, "the output is not JSON"},
 	} {
-		c := &Command{Argv: []string{"sh", "-c", tt.cmd}, Timeout: 100 * time.Millisecond}
+		c := &Command{Argv: []string{"sh", "-c", tt.cmd}, Timeout: tt.timeout}
 		_, err := c.Calls(context.Background(), sim, p)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.cmd, err, tt.want)

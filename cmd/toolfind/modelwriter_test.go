@@ -166,14 +166,14 @@ func TestWriteCommand(t *testing.T) {
 		`p2 {"query":"select:mcp__billing__ledger"} command`,
 	}, got)
 
-	for _, tt := range []struct{ cmd, want string }{
-		{"echo not json", "command writer: prompt p1, claude@"},
-		{"echo not json", "the output is not JSON"},
-		{"echo oops >&2; exit 3", "the command exited with status 3: oops"},
-		{"echo 42", "the output is not a JSON object, an array of objects or null: 42"},
-		{"sleep 5", "no answer within 200ms"},
+	for _, tt := range []struct{ cmd, timeout, want string }{
+		{"echo not json", "1m", "command writer: prompt p1, claude@"},
+		{"echo not json", "1m", "the output is not JSON"},
+		{"echo oops >&2; exit 3", "1m", "the command exited with status 3: oops"},
+		{"echo 42", "1m", "the output is not a JSON object, an array of objects or null: 42"},
+		{"sleep 30", "200ms", "no answer within 200ms"},
 	} {
-		_, errOut, code := run(t, "write", "--writer", "command", "--writer-command", tt.cmd, "--command-timeout", "200ms", "--client", "claude", "--queries", q)
+		_, errOut, code := run(t, "write", "--writer", "command", "--writer-command", tt.cmd, "--command-timeout", tt.timeout, "--client", "claude", "--queries", q)
 		assert.NotEqual(t, 0, code, tt.cmd)
 		assert.Contains(t, errOut, tt.want, tt.cmd)
 	}
