@@ -25,8 +25,12 @@
 // simulator's error for a query (a panic included) is recorded in the
 // client row's outcome (Outcome.Error, counted as not found and in
 // ClientMetrics.Errors); the variant rows then have no outcome for that
-// query. Variant rows are diagnostics: thresholds apply to them only when
-// named, and the JUnit format leaves them out.
+// query. A Result that failed on its own (search.Result.Error: a script
+// that threw, timed out or never finished) is scored as what the model
+// saw and also counted in Errors (and TimedOut); the table adds an ERRORS
+// column and a line per row, "codex@0.171.0: 12 of 2,487 runs timed out"
+// (ClientMetrics.ErrorSummary). Variant rows are diagnostics: thresholds
+// apply to them only when named, and the JUnit format leaves them out.
 //
 // # One outcome
 //
