@@ -135,19 +135,11 @@ func utf16Key(r rune) int {
 // Replay runs one ToolSearch call: {"query": string, "max_results":
 // number (optional, default 5)} (background §1).
 func (s *Simulator) Replay(ctx context.Context, call json.RawMessage) (search.Result, error) {
-	m, err := search.CallObject(call)
+	q, err := search.QueryCall(call, "max_results")
 	if err != nil {
 		return search.Result{}, err
 	}
-	q, err := search.CallString(m, "query", true)
-	if err != nil {
-		return search.Result{}, err
-	}
-	limit, err := search.CallInt(m, "max_results")
-	if err != nil {
-		return search.Result{}, err
-	}
-	return s.Search(ctx, search.Query{Text: q, Limit: limit})
+	return s.Search(ctx, q)
 }
 
 // VerbatimCall is {"query": prompt}.

@@ -21,18 +21,7 @@ var diffQueries = []string{"", "pull request", "list issues", "create a new data
 // strategy prints exactly what the goja run of its JavaScript prints, over
 // the demo catalog and each of the 15 shared catalogs.
 func TestNativeMatchesGoja(t *testing.T) {
-	cats := map[string]*corpus.Catalog{"demo": corpus.Demo()}
-	files, _ := filepath.Glob(filepath.Join(sharedCatalogs, "*.json"))
-	if len(files) == 0 {
-		t.Logf("shared catalogs not found in %s: checking the demo catalog only", sharedCatalogs)
-	}
-	for _, f := range files {
-		cat, err := corpus.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cats[filepath.Base(f)] = cat
-	}
+	cats := demoAndShared(t)
 	qs := diffQueries
 	if testing.Short() {
 		qs = qs[:4]
@@ -301,4 +290,23 @@ func TestConcurrentSearch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// demoAndShared returns the demo catalog and every shared catalog by file
+// name (the demo alone, said in the log, when ../shared is absent).
+func demoAndShared(t *testing.T) map[string]*corpus.Catalog {
+	t.Helper()
+	cats := map[string]*corpus.Catalog{"demo": corpus.Demo()}
+	files, _ := filepath.Glob(filepath.Join(sharedCatalogs, "*.json"))
+	if len(files) == 0 {
+		t.Logf("shared catalogs not found in %s: checking the demo catalog only", sharedCatalogs)
+	}
+	for _, f := range files {
+		cat, err := corpus.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cats[filepath.Base(f)] = cat
+	}
+	return cats
 }

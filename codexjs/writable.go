@@ -331,19 +331,11 @@ func (s *ToolSearch) sources() []string {
 // Replay runs one tool_search call: {"query": string, "limit": number
 // (optional, default 8)} (§5.1).
 func (s *ToolSearch) Replay(ctx context.Context, call json.RawMessage) (search.Result, error) {
-	o, err := search.CallObject(call)
+	q, err := search.QueryCall(call, "limit")
 	if err != nil {
 		return search.Result{}, err
 	}
-	q, err := search.CallString(o, "query", true)
-	if err != nil {
-		return search.Result{}, err
-	}
-	limit, err := search.CallInt(o, "limit")
-	if err != nil {
-		return search.Result{}, err
-	}
-	return s.Search(ctx, search.Query{Text: q, Limit: limit})
+	return s.Search(ctx, q)
 }
 
 // VerbatimCall is {"query": prompt}.

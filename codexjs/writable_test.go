@@ -3,7 +3,6 @@ package codexjs
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,18 +13,7 @@ import (
 // The heuristic writer's and the verbatim baseline's code run natively on
 // replay; goja must print the same bytes and find the same tools.
 func TestWrittenCodeNativeMatchesGoja(t *testing.T) {
-	cats := map[string]*corpus.Catalog{"demo": corpus.Demo()}
-	files, _ := filepath.Glob(filepath.Join(sharedCatalogs, "*.json"))
-	if len(files) == 0 {
-		t.Logf("shared catalogs not found in %s: checking the demo catalog only", sharedCatalogs)
-	}
-	for _, f := range files {
-		cat, err := corpus.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cats[filepath.Base(f)] = cat
-	}
+	cats := demoAndShared(t)
 	prompts := []string{"Find the invoice for ACME and export it", "list all pull requests", "Group all the movies by release year", "search ÄÖÜ ſtrange Kelvin", "delete the cluster"}
 	for name, cat := range cats {
 		native, _ := NewCodeMode(cat, search.Options{})

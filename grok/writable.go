@@ -108,19 +108,11 @@ type serverInfo struct {
 // Replay runs one search_tool call: {"query": string, "limit": u8
 // (optional, default 5)} (B.1).
 func (s *Simulator) Replay(ctx context.Context, call json.RawMessage) (search.Result, error) {
-	m, err := search.CallObject(call)
+	q, err := search.QueryCall(call, "limit")
 	if err != nil {
 		return search.Result{}, err
 	}
-	q, err := search.CallString(m, "query", true)
-	if err != nil {
-		return search.Result{}, err
-	}
-	limit, err := search.CallInt(m, "limit")
-	if err != nil {
-		return search.Result{}, err
-	}
-	return s.Search(ctx, search.Query{Text: q, Limit: limit})
+	return s.Search(ctx, q)
 }
 
 // VerbatimCall is {"query": prompt}.

@@ -152,6 +152,26 @@ func CallInt(m map[string]json.RawMessage, field string) (int, error) {
 	return int(f), nil
 }
 
+// QueryCall reads the usual keyword-search call, {"query": string,
+// <limitField>: number (optional)}, as a Query; the first step of the
+// Replay of Claude's ToolSearch, Grok's search_tool and Codex's
+// tool_search.
+func QueryCall(call json.RawMessage, limitField string) (Query, error) {
+	m, err := CallObject(call)
+	if err != nil {
+		return Query{}, err
+	}
+	q, err := CallString(m, "query", true)
+	if err != nil {
+		return Query{}, err
+	}
+	limit, err := CallInt(m, limitField)
+	if err != nil {
+		return Query{}, err
+	}
+	return Query{Text: q, Limit: limit}, nil
+}
+
 // ApplyTexts returns the value of key: texts[key] when supplied, else def.
 // It records in wording whether the text is the client's ("client"),
 // toolfind's ("toolfind") or the user's ("user").
