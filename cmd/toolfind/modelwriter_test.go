@@ -240,3 +240,33 @@ func TestSamples(t *testing.T) {
 	}
 	assert.Equal(t, []string{`p1#1 "1"`, `p1#2 "2"`, `p2#1 "1"`, `p2#2 "2"`}, got)
 }
+
+// bench --writer model writes in memory, scores beside verbatim, and
+// shares the cache with write.
+func TestBenchWriterModel(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", stubKey)
+	st := newAPIStub(t, `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function",
+	  "function":{"name":"ToolSearch","arguments":"{\"query\":\"select:mcp__billing__invoice_lookup\"}"}}]}}],"usage":{"prompt_tokens":10,"completion_tokens":2}}`)
+	cache := filepath.Join(t.TempDir(), "c.jsonl")
+	q := writeFile(t, "q.jsonl", twoPrompts)
+	args := []string{"bench", "--writer", "model", "--model-url", st.srv.URL, "--model", "m", "--cache", cache, "--client", "claude", "--queries", q, "--format", "json"}
+	rep, errOut, code := run(t, args...)
+	require.Equal(t, 0, code, errOut)
+	var got struct {
+		Clients []struct {
+			Client, Writer string
+			FoundAtLimit   float64 `json:"found_at_limit"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(rep), &got))
+	require.Len(t, got.Clients, 2, rep)
+	// p1 expects invoice_lookup (selected: found); p2 the ledger (not
+	// selected): 1 of 2.
+	assert.Equal(t, "model", got.Clients[0].Writer)
+	assert.Equal(t, 0.5, got.Clients[0].FoundAtLimit)
+	assert.Equal(t, "verbatim", got.Clients[1].Writer)
+	assert.Equal(t, int64(2), st.n.Load())
+	_, errOut, code = run(t, append(args, "--samples", "1")...)
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, int64(2), st.n.Load(), "the second bench asked again")
+}

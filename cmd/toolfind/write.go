@@ -95,6 +95,7 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 	if len(writable) == 0 {
 		return usageError("--client %s: none of these clients' models writes a search call (eager clients load every tool)", opts.global.clients)
 	}
+	opts.wf.setTotal(len(qs.Queries) * len(writable))
 	lines, err := writer.Write(ctx, w, writable, qs)
 	if err != nil {
 		return err

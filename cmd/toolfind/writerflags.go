@@ -31,6 +31,8 @@ type writerFlags struct {
 	commandTimeout time.Duration
 	surfaceFile    string
 	flags          *pflag.FlagSet
+	// phase is the model writer's progress bar (answers so far).
+	phase *phase
 }
 
 func addWriterFlags(f *pflag.FlagSet) *writerFlags {
@@ -162,6 +164,7 @@ func (o *writerFlags) modelWriter(g *globalOptions, errOut io.Writer) (writer.Wr
 		cfg.Cache = cache
 	}
 	ph := g.run().begin("model", 0, false)
+	o.phase = ph
 	var mu sync.Mutex
 	cfg.Progress = func(s model.Stats) {
 		mu.Lock()
@@ -206,6 +209,16 @@ func modelSummary(s model.Stats) string {
 		fmt.Fprintf(&b, ", cost %.4f", s.Cost)
 	}
 	return b.String()
+}
+
+// setTotal tells the model writer's progress bar how many answers the
+// run needs.
+func (o *writerFlags) setTotal(n int) {
+	if o.phase != nil {
+		o.phase.mu.Lock()
+		o.phase.total = int64(n)
+		o.phase.mu.Unlock()
+	}
 }
 
 // expand applies --samples to a query set.
