@@ -109,7 +109,7 @@ func init() {
 		summary, verified string
 	}{
 		{V2_1_332, true, "Claude Code ToolSearch (keyword scoring over name parts, hints, descriptions); ToolSearch requires only query",
-			"real 2.1.332 and 2.1.333 rerun on 445 and 325 held-out queries, same tools and order as 2.1.328 (spec §0); `toolfind verify` on the shared catalogs"},
+			"`toolfind verify` with the real 2.1.332: 175 of 175 queries over four shared-catalog mixes (up to 1,111 tools), the failed-list note, the ToolSearch schema; spec §0 reruns of 2.1.332/2.1.333"},
 		{V2_1_329, false, "Claude Code ToolSearch; empty results name the servers whose tools/list failed",
 			"the note read from 2.1.332, which has it since 2.1.329 (spec §0); 2.1.329 itself not run"},
 		{V2_1_328, false, "Claude Code ToolSearch as read from the 2.1.328 bundle",
