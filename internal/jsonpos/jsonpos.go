@@ -29,6 +29,14 @@ import (
 // maxDepth bounds nesting so hostile input cannot exhaust the stack.
 const maxDepth = 10000
 
+// MaxIndexDepth bounds which values are indexed: values nested deeper are
+// checked but get no pointer, so the index stays linear in the input (a
+// pointer is as long as its value is deep; indexing every level of a
+// 9,000-deep array would take 9,000²/2 bytes of pointers). It is well past
+// corpus.MaxSchemaDepth (128) plus a catalog's own nesting, so every value
+// of a tool that clients see has its position.
+const MaxIndexDepth = 256
+
 // Pos is where one value is written.
 type Pos struct {
 	Key   int // offset of the member key's opening quote; -1 for array elements and the root
@@ -202,8 +210,19 @@ func (p *parser) value(ptr string, key, depth int) error {
 	if err != nil {
 		return err
 	}
-	p.ix.ptrs[ptr] = Pos{Key: key, Value: start, End: p.i}
+	if depth <= MaxIndexDepth {
+		p.ix.ptrs[ptr] = Pos{Key: key, Value: start, End: p.i}
+	}
 	return nil
+}
+
+// child is the pointer of a member or element of the value at ptr, at
+// depth: "" past MaxIndexDepth, where nothing is indexed.
+func child(ptr, token string, depth int) string {
+	if depth >= MaxIndexDepth {
+		return ""
+	}
+	return ptr + "/" + token
 }
 
 func (p *parser) object(ptr string, depth int) error {
@@ -229,7 +248,7 @@ func (p *parser) object(ptr string, depth int) error {
 		}
 		p.i++
 		p.space()
-		if err := p.value(ptr+"/"+Escape(name), key, depth+1); err != nil {
+		if err := p.value(child(ptr, Escape(name), depth), key, depth+1); err != nil {
 			return err
 		}
 		p.space()
@@ -257,7 +276,7 @@ func (p *parser) array(ptr string, depth int) error {
 	}
 	for n := 0; ; n++ {
 		p.space()
-		if err := p.value(ptr+"/"+strconv.Itoa(n), -1, depth+1); err != nil {
+		if err := p.value(child(ptr, strconv.Itoa(n), depth), -1, depth+1); err != nil {
 			return err
 		}
 		p.space()
