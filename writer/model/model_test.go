@@ -160,6 +160,15 @@ var demoNames = []string{
 	"mcp__weather__get_forecast",
 }
 
+// textMessage is a message of text parts, as both APIs write it.
+type textMessage struct {
+	Role    string `json:"role"`
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+}
+
 const prompt = "Find the invoice for order 1042"
 
 func TestOpenAIRequestAndCache(t *testing.T) {
@@ -175,15 +184,9 @@ func TestOpenAIRequestAndCache(t *testing.T) {
 	assert.Equal(t, "Bearer "+testKey, st.headers[0].Get("Authorization"))
 
 	var req struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string `json:"role"`
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"messages"`
-		Tools []struct {
+		Model    string        `json:"model"`
+		Messages []textMessage `json:"messages"`
+		Tools    []struct {
 			Type     string `json:"type"`
 			Function struct {
 				Name        string          `json:"name"`
@@ -253,18 +256,12 @@ func TestAnthropicRequestAndCache(t *testing.T) {
 	assert.Contains(t, []string{testKey, "Bearer " + testKey}, st.headers[0].Get("X-Api-Key")+st.headers[0].Get("Authorization"))
 
 	var req struct {
-		Model       string   `json:"model"`
-		MaxTokens   int      `json:"max_tokens"`
-		Temperature *float64 `json:"temperature"`
-		System      any      `json:"system"`
-		Messages    []struct {
-			Role    string `json:"role"`
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"messages"`
-		Tools []struct {
+		Model       string        `json:"model"`
+		MaxTokens   int           `json:"max_tokens"`
+		Temperature *float64      `json:"temperature"`
+		System      any           `json:"system"`
+		Messages    []textMessage `json:"messages"`
+		Tools       []struct {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"input_schema"`
