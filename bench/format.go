@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/textfit"
 )
 
 // Format is a report format.
@@ -352,7 +353,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	// control character. Queries are quoted (%q) and then escaped: %q
 	// leaves printable invisible runes (variation selectors, Hangul
 	// fillers) alone.
-	for _, l := range wrapText(esc(r.title()), TextWidth) {
+	for _, l := range textfit.Wrap(esc(r.title()), TextWidth) {
 		fmt.Fprintln(w, l)
 	}
 	if n := r.notScored(); n != "" {
@@ -361,7 +362,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintln(w)
 	r.writeMetricsText(w)
 	if r.hasBand() {
-		for _, l := range wrapText(bandNote, TextWidth) {
+		for _, l := range textfit.Wrap(bandNote, TextWidth) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -422,7 +423,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			if utf8.RuneCountInString(q) > 60 {
 				q = string([]rune(q)[:58]) + "…\""
 			}
-			for k, l := range wrapText(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missText(o)), TextWidth-4) {
+			for k, l := range textfit.Wrap(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missText(o)), TextWidth-4) {
 				if k == 0 {
 					fmt.Fprintf(w, "  %s\n", l)
 				} else {
@@ -508,31 +509,6 @@ func (r *Report) writeMetricsText(w io.Writer) {
 	for i := range r.Clients {
 		line(labels[i], func(j int) string { return cells[i][j] })
 	}
-}
-
-// wrapText breaks s into lines of at most width characters at spaces.
-func wrapText(s string, width int) []string {
-	var lines []string
-	var cur strings.Builder
-	n := 0
-	for _, word := range strings.Fields(s) {
-		wl := utf8.RuneCountInString(word)
-		if n > 0 && n+1+wl > width {
-			lines = append(lines, cur.String())
-			cur.Reset()
-			n = 0
-		}
-		if n > 0 {
-			cur.WriteByte(' ')
-			n++
-		}
-		cur.WriteString(word)
-		n += wl
-	}
-	if n > 0 || len(lines) == 0 {
-		lines = append(lines, cur.String())
-	}
-	return lines
 }
 
 func groupValue(v string) string {

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/writer"
 )
@@ -279,34 +279,8 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 	return nil
 }
 
-// wrap breaks s into lines of at most width characters at spaces (a word
-// longer than the width gets a line of its own).
-func wrap(s string, width int) []string {
-	if width < 20 {
-		width = 20
-	}
-	var lines []string
-	var cur strings.Builder
-	n := 0
-	for _, word := range strings.Fields(s) {
-		wl := utf8.RuneCountInString(word)
-		if n > 0 && n+1+wl > width {
-			lines = append(lines, cur.String())
-			cur.Reset()
-			n = 0
-		}
-		if n > 0 {
-			cur.WriteByte(' ')
-			n++
-		}
-		cur.WriteString(word)
-		n += wl
-	}
-	if n > 0 || len(lines) == 0 {
-		lines = append(lines, cur.String())
-	}
-	return lines
-}
+// wrap is textfit.Wrap with a floor of 20 columns.
+func wrap(s string, width int) []string { return textfit.Wrap(s, max(width, 20)) }
 
 func rankText(h search.Hit) string {
 	if h.RankWorst > h.Rank {
