@@ -204,6 +204,20 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	// run over; the per-client view (--by-client) is the way out.
 
 	fmt.Fprintf(w, "%s — %s, %s\n", esc(shortenMiddle(strconv.Quote(query), width-30)), count(len(order)+more, "tool", "tools")+" shown by at least one client", "ranks per client")
+	// With --prompt, each client's model wrote its own call: show it whole
+	// before the ranks it produced, folded at the width (continuation
+	// lines indented; the call is the lines joined without separators).
+	for _, c := range cols {
+		if c.r.Call == nil {
+			continue
+		}
+		text := []rune(fmt.Sprintf("%s call (%s writer): %s", c.name, c.r.Writer, callText(c.r.Call)))
+		first, rest := max(width-2, 20), max(width-4, 20)
+		fmt.Fprintf(w, "  %s\n", string(text[:min(first, len(text))]))
+		for i := min(first, len(text)); i < len(text); i += rest {
+			fmt.Fprintf(w, "    %s\n", string(text[i:min(i+rest, len(text))]))
+		}
+	}
 	line := func(first string, each func(j int) string) {
 		var b strings.Builder
 		b.WriteString(padRight(first, toolW))

@@ -17,10 +17,25 @@ import (
 	"github.com/toolfind/toolfind/writer"
 )
 
-// callText prints a call on one line; a code call shows its code with
-// newlines as ⏎ so the table stays one line per call.
+// callText prints a call on one line: each JSON escape \n (a newline in
+// the call's text, e.g. between lines of code) shows as ⏎, and the rest
+// is escaped for the terminal.
 func callText(c json.RawMessage) string {
-	return safetext.Escape(strings.ReplaceAll(string(c), "\\n", "⏎"))
+	var b strings.Builder
+	s := string(c)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			if s[i+1] == 'n' {
+				b.WriteString("⏎")
+			} else {
+				b.WriteString(s[i : i+2])
+			}
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return safetext.Escape(b.String())
 }
 
 // rankOptions are the flags of `toolfind rank`.

@@ -72,6 +72,13 @@ func TestRankPromptMongoDB(t *testing.T) {
 	if len(seen) != len(want) {
 		t.Errorf("clients with calls: %v", seen)
 	}
+	// The compact view (several clients) lists each client's call before
+	// the ranks, whole, folded at the width.
+	compact, _, code := run(t, "rank", "--prompt", "Group all the movies by release year", "--catalog", mongo)
+	if code != 0 || !strings.Contains(compact, "\n  grok call (heuristic writer): {\"query\":\"mongodb aggregate group movies release year\"}\n") ||
+		!strings.Contains(compact, "  codex call (heuristic writer): {\"code\":\"const re = /group|movi|releas|year|aggreg|summar|statist|") {
+		t.Errorf("compact view:\n%s", compact)
+	}
 	table, _, code := run(t, "rank", "--prompt", "Group all the movies by release year", "--catalog", mongo, "--client", "grok")
 	if code != 0 || !strings.Contains(table, `  call (heuristic writer): {"query":"mongodb aggregate group movies release year"}`) {
 		t.Errorf("table:\n%s", table)
