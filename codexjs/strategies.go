@@ -139,16 +139,23 @@ func (c *compiled) filterJSON(terms []string, all bool) [][]string {
 
 // filterNames prints the matching names, one per line.
 func (c *compiled) filterNames(terms []string) [][]string {
-	var parts []string
-	for i, e := range c.entries {
-		ok := true
+	return c.namesWhere(func(i int) bool {
 		for _, w := range terms {
 			if !strings.Contains(c.lowerName[i], w) {
-				ok = false
-				break
+				return false
 			}
 		}
-		if !ok {
+		return true
+	})
+}
+
+// namesWhere prints the names of the entries that match, one per line, in
+// ALL_TOOLS order, as text(list.map(t => t.name).join("\n")) does; no
+// match prints nothing (text("") adds no item).
+func (c *compiled) namesWhere(match func(i int) bool) [][]string {
+	var parts []string
+	for i, e := range c.entries {
+		if !match(i) {
 			continue
 		}
 		if len(parts) > 0 {
@@ -157,7 +164,7 @@ func (c *compiled) filterNames(terms []string) [][]string {
 		parts = append(parts, e.Name)
 	}
 	if len(parts) == 0 {
-		return nil // text("") adds no item
+		return nil
 	}
 	return [][]string{parts}
 }

@@ -233,27 +233,14 @@ func (c *compiled) regexNames(terms []string) [][]string {
 			c.asciiDesc[i] = asciiLower(e.Description)
 		}
 	})
-	var parts []string
-	for i, e := range c.entries {
-		ok := false
+	return c.namesWhere(func(i int) bool {
 		for _, t := range terms {
 			if strings.Contains(c.asciiName[i], t) || strings.Contains(c.asciiDesc[i], t) {
-				ok = true
-				break
+				return true
 			}
 		}
-		if !ok {
-			continue
-		}
-		if len(parts) > 0 {
-			parts = append(parts, "\n")
-		}
-		parts = append(parts, e.Name)
-	}
-	if len(parts) == 0 {
-		return nil // text("") adds no item
-	}
-	return [][]string{parts}
+		return false
+	})
 }
 
 func asciiLower(s string) string {
