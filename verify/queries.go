@@ -1,12 +1,13 @@
 package verify
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/toolfind/toolfind/internal/jsonl"
 )
 
 // maxQueryLine bounds one line of a query file.
@@ -26,14 +27,11 @@ func ReadQueries(path string) ([]Query, error) {
 // name:line: field: problem. Blank lines and lines starting with '#' are
 // skipped. An empty file is an error.
 func ParseQueries(name string, r io.Reader) ([]Query, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxQueryLine)
+	sc := jsonl.NewScanner(r, maxQueryLine)
 	var out []Query
-	for line := 1; sc.Scan(); line++ {
+	for sc.Scan() {
+		line := sc.Line()
 		b := bytes.TrimSpace(sc.Bytes())
-		if line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-		}
 		if len(b) == 0 || b[0] == '#' {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/jsonl"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -65,17 +66,11 @@ func (e *LineError) Error() string {
 // Parse reads written-queries JSON Lines from r; file names the source in
 // errors.
 func Parse(file string, r io.Reader) ([]Line, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
+	sc := jsonl.NewScanner(r, MaxLineBytes)
 	var out []Line
-	n := 0
 	for sc.Scan() {
-		n++
-		raw := sc.Bytes()
-		if n == 1 {
-			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")) // a UTF-8 BOM
-		}
-		t := bytes.TrimSpace(raw)
+		n := sc.Line()
+		t := bytes.TrimSpace(sc.Bytes())
 		if len(t) == 0 || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) {
 			continue
 		}
@@ -89,7 +84,7 @@ func Parse(file string, r io.Reader) ([]Line, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, &LineError{File: file, Line: n + 1, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+			return nil, &LineError{File: file, Line: sc.Line() + 1, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
