@@ -188,22 +188,8 @@ func (d *Decoder) Skip() error {
 // callback must read the member's value (Value or Skip) before returning.
 // The next value must be an object.
 func (d *Decoder) Object(member func(key string) error) error {
-	d.skipSpace()
-	if d.pos >= len(d.data) {
-		return d.eof()
-	}
-	if d.data[d.pos] != '{' {
-		return d.errorf("invalid character %s, want an object", quoteChar(d.data[d.pos]))
-	}
-	if d.depth++; d.depth > maxDepth {
-		return d.errorf("exceeded max depth")
-	}
-	d.pos++
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		d.depth--
-		return nil
+	if empty, err := d.enter('{', '}', "an object"); empty || err != nil {
+		return err
 	}
 	for {
 		d.skipSpace()
@@ -228,19 +214,8 @@ func (d *Decoder) Object(member func(key string) error) error {
 		if err := member(key); err != nil {
 			return err
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return d.eof()
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			d.depth--
-			return nil
-		default:
-			return d.errorf("invalid character %s after object key:value pair", quoteChar(d.data[d.pos]))
+		if done, err := d.next('}', "object key:value pair"); done || err != nil {
+			return err
 		}
 	}
 }
@@ -248,42 +223,60 @@ func (d *Decoder) Object(member func(key string) error) error {
 // Array reads an array, calling elem for each element; the callback must
 // read the element (Value or Skip). The next value must be an array.
 func (d *Decoder) Array(elem func(i int) error) error {
-	d.skipSpace()
-	if d.pos >= len(d.data) {
-		return d.eof()
-	}
-	if d.data[d.pos] != '[' {
-		return d.errorf("invalid character %s, want an array", quoteChar(d.data[d.pos]))
-	}
-	if d.depth++; d.depth > maxDepth {
-		return d.errorf("exceeded max depth")
-	}
-	d.pos++
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		d.depth--
-		return nil
+	if empty, err := d.enter('[', ']', "an array"); empty || err != nil {
+		return err
 	}
 	for i := 0; ; i++ {
 		if err := elem(i); err != nil {
 			return err
 		}
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return d.eof()
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			d.depth--
-			return nil
-		default:
-			return d.errorf("invalid character %s after array element", quoteChar(d.data[d.pos]))
+		if done, err := d.next(']', "array element"); done || err != nil {
+			return err
 		}
 	}
+}
+
+// enter steps into the object or array that must come next (want names
+// it in the error), one level deeper. An empty one is left again at once
+// and reported as empty.
+func (d *Decoder) enter(open, close byte, want string) (empty bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return false, d.eof()
+	}
+	if d.data[d.pos] != open {
+		return false, d.errorf("invalid character %s, want %s", quoteChar(d.data[d.pos]), want)
+	}
+	if d.depth++; d.depth > maxDepth {
+		return false, d.errorf("exceeded max depth")
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == close {
+		d.pos++
+		d.depth--
+		return true, nil
+	}
+	return false, nil
+}
+
+// next steps over the comma after a member or element (after names it in
+// the error), or over close, leaving the level and reporting done.
+func (d *Decoder) next(close byte, after string) (done bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return false, d.eof()
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return false, nil
+	case close:
+		d.pos++
+		d.depth--
+		return true, nil
+	}
+	return false, d.errorf("invalid character %s after %s", quoteChar(d.data[d.pos]), after)
 }
 
 func (d *Decoder) object() (Value, error) {
@@ -293,14 +286,10 @@ func (d *Decoder) object() (Value, error) {
 		d.members = append(d.members, Member{Key: key, Value: v})
 		return err
 	})
+	ms := pop(&d.members, base)
 	if err != nil {
-		d.members = d.members[:base]
 		return Value{}, err
 	}
-	ms := make([]Member, len(d.members)-base)
-	copy(ms, d.members[base:])
-	clear(d.members[base:])
-	d.members = d.members[:base]
 	return Value{Kind: Object, Members: ms}, nil
 }
 
@@ -311,15 +300,22 @@ func (d *Decoder) array() (Value, error) {
 		d.values = append(d.values, v)
 		return err
 	})
+	vs := pop(&d.values, base)
 	if err != nil {
-		d.values = d.values[:base]
 		return Value{}, err
 	}
-	vs := make([]Value, len(d.values)-base)
-	copy(vs, d.values[base:])
-	clear(d.values[base:])
-	d.values = d.values[:base]
 	return Value{Kind: Array, Array: vs}, nil
+}
+
+// pop takes the items gathered on a scratch stack above base off it, into
+// a slice of the exact size.
+func pop[T any](stack *[]T, base int) []T {
+	s := *stack
+	items := make([]T, len(s)-base)
+	copy(items, s[base:])
+	clear(s[base:])
+	*stack = s[:base]
+	return items
 }
 
 func (d *Decoder) literal(word string) error {
