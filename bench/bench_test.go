@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/bench/benchtest"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/golden"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -46,53 +46,6 @@ func goldenReport(t testing.TB, opts bench.Options) *bench.Report {
 	return rep
 }
 
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking the change):\n%s", path, firstDiff(string(want), string(got)))
-	}
-}
-
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + itoa(i+1) + ":\nwant: " + w + "\n got: " + g
-		}
-	}
-	return "(same lines)"
-}
-
-func itoa(i int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + i%10)}, b...)
-		i /= 10
-		if i == 0 {
-			return string(b)
-		}
-	}
-}
-
 func TestGoldenFormats(t *testing.T) {
 	rep := goldenReport(t, bench.Options{By: []string{"category", "kind"}, PerTool: true})
 	for _, f := range bench.Formats {
@@ -102,7 +55,7 @@ func TestGoldenFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			ext := map[bench.Format]string{bench.Table: "txt", bench.JSON: "json", bench.Markdown: "md", bench.JUnit: "xml", bench.HTML: "html"}[f]
-			golden(t, "report."+ext, buf.Bytes())
+			golden.Compare(t, filepath.Join("testdata", "report."+ext), buf.Bytes(), *update)
 		})
 	}
 }
@@ -114,7 +67,7 @@ func TestGoldenPlain(t *testing.T) {
 	if err := rep.WriteTable(&buf); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report-plain.txt", buf.Bytes())
+	golden.Compare(t, filepath.Join("testdata", "report-plain.txt"), buf.Bytes(), *update)
 }
 
 // TestRunDeterministic: one worker or many, the JSON is identical.
@@ -130,7 +83,7 @@ func TestRunDeterministic(t *testing.T) {
 	}
 	for i := 1; i < len(outs); i++ {
 		if outs[i] != outs[0] {
-			t.Fatalf("run %d differs from run 0:\n%s", i, firstDiff(outs[0], outs[i]))
+			t.Fatalf("run %d differs from run 0:\n%s", i, golden.Diff(outs[0], outs[i]))
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/golden"
 	"github.com/toolfind/toolfind/lint"
 )
 
@@ -38,24 +39,6 @@ func runHostile(t *testing.T, cfg lint.Config) *lint.Report {
 	return rep
 }
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lint -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./lint -update rewrites it):\n%s", name, got)
-	}
-}
-
 // TestHostileGolden: the text, JSON and SARIF reports of the hostile
 // catalog, byte for byte.
 func TestHostileGolden(t *testing.T) {
@@ -73,10 +56,10 @@ func TestHostileGolden(t *testing.T) {
 	if err := rep.WriteSARIF(&sarif, corpus.Info, "test"); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "hostile.txt", text.Bytes())
-	golden(t, "hostile-verbose.txt", verbose.Bytes())
-	golden(t, "hostile.json.golden", js.Bytes())
-	golden(t, "hostile.sarif", sarif.Bytes())
+	golden.Compare(t, filepath.Join("testdata", "hostile.txt"), text.Bytes(), *update)
+	golden.Compare(t, filepath.Join("testdata", "hostile-verbose.txt"), verbose.Bytes(), *update)
+	golden.Compare(t, filepath.Join("testdata", "hostile.json.golden"), js.Bytes(), *update)
+	golden.Compare(t, filepath.Join("testdata", "hostile.sarif"), sarif.Bytes(), *update)
 }
 
 // TestHostileRootCauses: each root cause is one line with a position, and

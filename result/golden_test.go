@@ -3,10 +3,11 @@ package result
 import (
 	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolfind/toolfind/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -57,41 +58,7 @@ func TestGolden(t *testing.T) {
 		if err := WriteJSON(&js, ds); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, filepath.Join("testdata", name+".txt"), txt.Bytes())
-		golden(t, filepath.Join("testdata", name+".json"), js.Bytes())
+		golden.Compare(t, filepath.Join("testdata", name+".txt"), txt.Bytes(), *update)
+		golden.Compare(t, filepath.Join("testdata", name+".json"), js.Bytes(), *update)
 	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./result -run Golden -update rewrites it):\n%s", path, firstDiff(string(got), string(want)))
-	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return "line " + itoaTest(i+1) + ":\n got  " + head(a, 200) + "\n want " + head(b, 200)
-		}
-	}
-	return ""
 }

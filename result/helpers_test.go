@@ -81,5 +81,3 @@ func parseValue(t testing.TB, s string) ojson.Value {
 	}
 	return v
 }
-
-func itoaTest(i int) string { return fmt.Sprint(i) }

@@ -72,7 +72,7 @@ func TestHTTP(t *testing.T) {
 			if err := WriteCatalog(&buf, []*Snapshot{snap}); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "http.json", buf.Bytes())
+			compareGolden(t, "http.json", buf.Bytes())
 
 			src.Header = nil
 			_, err = Take(context.Background(), src, quick)

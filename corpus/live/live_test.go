@@ -20,6 +20,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/corpus/live/internal/fixturedata"
+	"github.com/toolfind/toolfind/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -75,7 +76,7 @@ func TestFixtureOK(t *testing.T) {
 	if err := WriteCatalog(&buf, []*Snapshot{snap}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "ok.json", buf.Bytes())
+	compareGolden(t, "ok.json", buf.Bytes())
 }
 
 // TestFixtureHostile: the tools come back byte for byte as the server sent
@@ -127,7 +128,7 @@ func TestFixtureHostile(t *testing.T) {
 	if err := WriteCatalog(&buf, []*Snapshot{snap}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "hostile.json", buf.Bytes())
+	compareGolden(t, "hostile.json", buf.Bytes())
 	roundTrip(t, buf.Bytes(), cat)
 }
 
@@ -304,7 +305,7 @@ func TestTakeAll(t *testing.T) {
 	if err := WriteCatalog(&buf, snaps); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "two.json", buf.Bytes())
+	compareGolden(t, "two.json", buf.Bytes())
 	cat, err := Merge(nil, snaps)
 	if err != nil {
 		t.Fatal(err)
@@ -356,23 +357,10 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-// golden compares got with testdata/name, or rewrites it with -update.
-// Fixture paths are replaced by FIXTURE.
-func golden(t *testing.T, name string, got []byte) {
+// compareGolden compares got with testdata/name, or rewrites it with
+// -update. Fixture paths are replaced by FIXTURE.
+func compareGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	got = bytes.ReplaceAll(got, []byte(fixtureBin), []byte("FIXTURE"))
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n got %s\nwant %s", path, got, want)
-	}
+	golden.Compare(t, filepath.Join("testdata", name), got, *update)
 }
