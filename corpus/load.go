@@ -201,8 +201,7 @@ type catalogFields struct {
 type parser struct {
 	file     string
 	data     []byte
-	members  []ojson.Member // scratch for a tool's members
-	progress func(off int)  // called every progressEvery tools with a file offset; may be nil
+	progress func(off int) // called every progressEvery tools with a file offset; may be nil
 	tools    int
 }
 
@@ -433,33 +432,20 @@ func (p *parser) tool(d *ojson.Decoder, server string, i int) (*Tool, []Diagnost
 			Message: "tool entry is not a JSON object; skipped"}}, d.Skip()
 	}
 	start := d.Start()
-	base := len(p.members)
 	var inRaw, outRaw []byte
-	err := d.Object(func(key string) error {
-		vs := d.Start()
-		v, err := d.Value()
-		if err != nil {
-			return err
-		}
-		p.members = append(p.members, ojson.Member{Key: key, Value: v})
+	v, err := d.ObjectValue(func(key string, raw []byte) {
 		// The raw bytes of the schemas: the last of a repeated key, as
 		// Get returns.
 		switch key {
 		case "inputSchema":
-			inRaw = d.Data()[vs:d.Offset():d.Offset()]
+			inRaw = raw
 		case "outputSchema":
-			outRaw = d.Data()[vs:d.Offset():d.Offset()]
+			outRaw = raw
 		}
-		return nil
 	})
 	if err != nil {
-		p.members = p.members[:base]
 		return nil, nil, err
 	}
-	v := ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, len(p.members)-base)}
-	copy(v.Members, p.members[base:])
-	clear(p.members[base:])
-	p.members = p.members[:base]
 	raw := d.Data()[start:d.Offset():d.Offset()]
 
 	nameV, ok := v.Get("name")

@@ -279,11 +279,20 @@ func (d *Decoder) next(close byte, after string) (done bool, err error) {
 	return false, d.errorf("invalid character %s after %s", quoteChar(d.data[d.pos]), after)
 }
 
-func (d *Decoder) object() (Value, error) {
+func (d *Decoder) object() (Value, error) { return d.ObjectValue(nil) }
+
+// ObjectValue decodes the next value, which must be an object, as Value
+// does; seen, when not nil, is called after each member with its key and
+// its exact bytes (a sub-slice of the input with no spare capacity).
+func (d *Decoder) ObjectValue(seen func(key string, raw []byte)) (Value, error) {
 	base := len(d.members)
 	err := d.Object(func(key string) error {
+		start := d.Start()
 		v, err := d.Value()
 		d.members = append(d.members, Member{Key: key, Value: v})
+		if err == nil && seen != nil {
+			seen(key, d.data[start:d.pos:d.pos])
+		}
 		return err
 	})
 	ms := pop(&d.members, base)

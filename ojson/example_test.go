@@ -28,3 +28,23 @@ func ExampleValue_JS() {
 	// }
 	// [z a]
 }
+
+// ObjectValue decodes an object and hands over each member's exact bytes,
+// so a caller can keep one member's source text beside the decoded value.
+func ExampleDecoder_ObjectValue() {
+	d := ojson.NewDecoder([]byte(`{"name": "read_file", "inputSchema": {"type" : "object"}}`))
+	var schema []byte
+	v, err := d.ObjectValue(func(key string, raw []byte) {
+		if key == "inputSchema" {
+			schema = raw
+		}
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(v.Lookup("name").Str)
+	fmt.Println(string(schema))
+	// Output:
+	// read_file
+	// {"type" : "object"}
+}
