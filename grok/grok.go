@@ -1,12 +1,10 @@
 package grok
 
 import (
-	"sync"
-
 	"context"
 	"fmt"
-	"github.com/toolfind/toolfind/search/intent"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/bm25"
+	"github.com/toolfind/toolfind/search/intent"
 )
 
 // Profile constants (grok.md B.1–B.3).
