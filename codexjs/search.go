@@ -1,17 +1,16 @@
 package codexjs
 
 import (
-	"sync"
-
 	"context"
 	"fmt"
-	"github.com/toolfind/toolfind/search/intent"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/bm25"
+	"github.com/toolfind/toolfind/search/intent"
 )
 
 // Codex tool_search (spec §0, §5.1): BM25 over one text per deferred MCP

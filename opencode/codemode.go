@@ -1,17 +1,16 @@
 package opencode
 
 import (
-	"sync"
-
 	"context"
 	"fmt"
-	"github.com/toolfind/toolfind/search/intent"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/intent"
 )
 
 // Profile is one OpenCode code mode version.
