@@ -3,7 +3,7 @@ package claude
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/toolfind/toolfind/search"
@@ -107,29 +107,8 @@ func (s *Simulator) DeferredNames() []string {
 	for _, e := range s.deferred {
 		names = append(names, e.name)
 	}
-	sort.Slice(names, func(i, j int) bool { return utf16Less(names[i], names[j]) })
+	slices.SortFunc(names, compareUTF16)
 	return names
-}
-
-func utf16Less(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
-	for i := 0; i < len(ra) && i < len(rb); i++ {
-		if ra[i] == rb[i] {
-			continue
-		}
-		return utf16Key(ra[i]) < utf16Key(rb[i])
-	}
-	return len(ra) < len(rb)
-}
-
-// utf16Key orders runes as their first UTF-16 code unit does: a
-// supplementary rune (surrogate pair, 0xD800–0xDBFF) sorts below
-// U+E000–U+FFFF.
-func utf16Key(r rune) int {
-	if r >= 0x10000 {
-		return 0xD800 + int((r-0x10000)>>10)
-	}
-	return int(r)
 }
 
 // Replay runs one ToolSearch call: {"query": string, "max_results":

@@ -3,7 +3,7 @@ package claude
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/toolfind/toolfind/corpus"
@@ -15,7 +15,7 @@ import (
 // lowercase letters.
 func TestUTF16Order(t *testing.T) {
 	names := []string{"mcp__a__ｆ", "mcp__a__😀", "mcp__a__b", "mcp__a__B", "mcp__a___x"}
-	sort.Slice(names, func(i, j int) bool { return utf16Less(names[i], names[j]) })
+	slices.SortFunc(names, compareUTF16)
 	want := []string{"mcp__a__B", "mcp__a___x", "mcp__a__b", "mcp__a__😀", "mcp__a__ｆ"}
 	for i := range want {
 		if names[i] != want[i] {

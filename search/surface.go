@@ -1,9 +1,14 @@
 package search
 
 import (
+	"slices"
+	"sort"
+	"strconv"
+
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/toolfind/toolfind/ojson"
 	"strings"
 )
 
@@ -188,22 +193,18 @@ func ApplyTexts(texts Texts, wording map[string]string, key, def, defWording str
 func CheckTexts(client string, texts Texts, known ...string) error {
 	var bad []string
 	for k := range texts {
-		ok := false
-		for _, n := range known {
-			if k == n {
-				ok = true
-				break
-			}
-		}
-		if !ok {
+		if !slices.Contains(known, k) {
 			bad = append(bad, k)
 		}
 	}
 	if len(bad) == 0 {
 		return nil
 	}
-	sortStrings(bad)
-	return fmt.Errorf("%s: unknown surface text %s (known: %s)", client, strings.Join(quoteAll(bad), ", "), strings.Join(known, ", "))
+	sort.Strings(bad)
+	for i, k := range bad {
+		bad[i] = strconv.Quote(k)
+	}
+	return fmt.Errorf("%s: unknown surface text %s (known: %s)", client, strings.Join(bad, ", "), strings.Join(known, ", "))
 }
 
 // MarshalCall encodes a call object with its members in the given order
@@ -215,11 +216,11 @@ func MarshalCall(kv ...any) json.RawMessage {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(jsonText(kv[i].(string)))
+		b.WriteString(ojson.JSString(kv[i].(string)))
 		b.WriteByte(':')
 		switch v := kv[i+1].(type) {
 		case string:
-			b.WriteString(jsonText(v))
+			b.WriteString(ojson.JSString(v))
 		case int:
 			fmt.Fprintf(&b, "%d", v)
 		default:
@@ -230,36 +231,12 @@ func MarshalCall(kv ...any) json.RawMessage {
 	return json.RawMessage(b.String())
 }
 
-func jsonText(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
+// clipText cuts s to n characters for an error message, marking the cut.
 func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	if c, cut := TruncateRunes(s, n); cut {
+		return c + "…"
 	}
-	return string(r[:n]) + "…"
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
-}
-
-func sortStrings(ss []string) {
-	for i := 1; i < len(ss); i++ {
-		for j := i; j > 0 && ss[j] < ss[j-1]; j-- {
-			ss[j], ss[j-1] = ss[j-1], ss[j]
-		}
-	}
+	return s
 }
 
 // SurfaceText renders a surface as the text a person reads: each tool's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/jsonl"
+	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -193,12 +194,12 @@ func (l Line) Marshal() []byte {
 	if l.idNumber {
 		b.WriteString(l.ID)
 	} else {
-		b.WriteString(jsonString(l.ID))
+		b.WriteString(ojson.JSString(l.ID))
 	}
 	b.WriteString(`,"prompt":`)
-	b.WriteString(jsonString(l.Prompt))
+	b.WriteString(ojson.JSString(l.Prompt))
 	b.WriteString(`,"client":`)
-	b.WriteString(jsonString(l.Client))
+	b.WriteString(ojson.JSString(l.Client))
 	b.WriteString(`,"call":`)
 	if l.Call == nil {
 		b.WriteString("null")
@@ -215,12 +216,12 @@ func (l Line) Marshal() []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(jsonString(e))
+		b.WriteString(ojson.JSString(e))
 	}
 	b.WriteString(`]`)
 	if l.Writer != "" {
 		b.WriteString(`,"writer":`)
-		b.WriteString(jsonString(l.Writer))
+		b.WriteString(ojson.JSString(l.Writer))
 	}
 	keys := make([]string, 0, len(l.Tags))
 	for k := range l.Tags {
@@ -229,7 +230,7 @@ func (l Line) Marshal() []byte {
 	sort.Strings(keys)
 	for _, k := range keys {
 		b.WriteByte(',')
-		b.WriteString(jsonString(k))
+		b.WriteString(ojson.JSString(k))
 		b.WriteByte(':')
 		var c bytes.Buffer
 		if err := json.Compact(&c, l.Tags[k]); err != nil {
@@ -240,14 +241,6 @@ func (l Line) Marshal() []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
-}
-
-func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // WriteLines writes lines as JSON Lines.
