@@ -344,12 +344,13 @@ func (s *ToolSearch) HeuristicCalls(prompt string) []json.RawMessage {
 		}
 		s.intent = intent.NewIndex(docs)
 	})
-	server := intent.BestServer(s.intent.Rank(prompt), s.intentServers)
+	ranked := s.intent.Rank(prompt)
+	server := intent.BestServer(ranked, s.intentServers)
 	max := 6
 	if server != "" {
 		max++
 	}
-	q := s.intent.KeywordQuery(server, prompt, max)
+	q := s.intent.KeywordQuery(server, prompt, ranked, max)
 	if q == "" {
 		return nil
 	}

@@ -134,15 +134,16 @@ const HeuristicMaxWords = 6
 //	{"query": "mongodb log startup warnings mongo db"}
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
 	ix, servers := s.intentIndex()
+	ranked := ix.Rank(prompt)
 	server := ""
 	if len(s.servers) > 0 {
-		server = intent.BestServer(ix.Rank(prompt), servers)
+		server = intent.BestServer(ranked, servers)
 	}
 	max := HeuristicMaxWords
 	if server != "" {
 		max++
 	}
-	q := ix.KeywordQuery(server, prompt, max)
+	q := ix.KeywordQuery(server, prompt, ranked, max)
 	if q == "" {
 		return nil
 	}

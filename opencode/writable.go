@@ -336,7 +336,7 @@ func (s *CodeMode) HeuristicCalls(prompt string) []json.RawMessage {
 		}
 		s.intent = intent.NewIndex(docs)
 	})
-	q := s.intent.KeywordQuery("", prompt, 4)
+	q := s.intent.KeywordQuery("", prompt, s.intent.Rank(prompt), 4)
 	if q == "" {
 		return nil
 	}

@@ -216,23 +216,14 @@ var familyForms = func() map[string][]string {
 	return m
 }()
 
+// familyOf maps a stem to the stems of familyForms[stem], in order,
+// duplicates dropped (what Related returns).
 var familyOf = func() map[string][]string {
 	m := map[string][]string{}
-	for _, fam := range Families {
-		var stems []string
-		seen := map[string]bool{}
-		for _, w := range fam {
-			s := bm25.Stem(w)
-			if !seen[s] {
-				seen[s] = true
-				stems = append(stems, s)
-			}
-		}
-		for _, s := range stems {
-			for _, o := range stems {
-				if o != s && !contains(m[s], o) {
-					m[s] = append(m[s], o)
-				}
+	for s, forms := range familyForms {
+		for _, f := range forms {
+			if st := bm25.Stem(f); !contains(m[s], st) {
+				m[s] = append(m[s], st)
 			}
 		}
 	}
@@ -417,7 +408,8 @@ func (ix *Index) Rank(prompt string) []Scored {
 // in all, printed in the prompt's order. A model abstracts a request into
 // the words that name an action and an object; the stand-in here is the
 // index. Keywords found in the name or description of the three tools
-// that Rank puts first come first (the words that point at the tool the
+// that ranked (the index's Rank of the prompt, computed once by the
+// caller) puts first come first (the words that point at the tool the
 // model has in mind), then keywords that occur in some tool's name, then
 // those that occur only in descriptions, then the rest, each group in
 // prompt order. A keyword that no tool name holds may bring one word of its
@@ -426,9 +418,9 @@ func (ix *Index) Rank(prompt string) []Scored {
 // domain's word for an action. The words are the prompt's own or plain
 // English synonyms, never a tool's name copied.
 //
-//	KeywordQuery("", "Please group the movies by year", 3) over tools
+//	KeywordQuery("", "Please group the movies by year", ranked, 3) over tools
 //	aggregate and find: "aggregate group movies"
-func (ix *Index) KeywordQuery(server, prompt string, max int) string {
+func (ix *Index) KeywordQuery(server, prompt string, ranked []Scored, max int) string {
 	var words []string
 	seen := map[string]bool{}
 	if server != "" {
@@ -448,57 +440,43 @@ func (ix *Index) KeywordQuery(server, prompt string, max int) string {
 	if max <= 0 || len(cands) == 0 {
 		return strings.Join(words, " ")
 	}
-	var top []Scored
-	if ix != nil {
-		top = ix.Rank(prompt)
-		if len(top) > 3 {
-			top = top[:3]
-		}
+	top := ranked
+	if len(top) > 3 {
+		top = top[:3]
 	}
-	inTop := func(st string) int {
-		n := 0
-		for _, t := range top {
-			if ix.name[t.Doc][st] > 0 || ix.desc[t.Doc][st] > 0 {
-				n++
-			}
-		}
-		return n
-	}
-	prio := func(i int) int {
+	// Each keyword's priority, computed once: 3 in a top tool's name or
+	// description, 2 in some tool's name, 1 in some description, 0 else.
+	prio := make([]int, len(cands))
+	for i, c := range cands {
 		switch {
-		case ix == nil:
-			return 0
-		case len(top) > 0 && inTop(cands[i].Stem) > 0:
-			return 3
-		case ix.nameDF[cands[i].Stem] > 0:
-			return 2
-		case ix.df[cands[i].Stem] > 0:
-			return 1
+		case ix.inAny(top, c.Stem):
+			prio[i] = 3
+		case ix.nameDF[c.Stem] > 0:
+			prio[i] = 2
+		case ix.df[c.Stem] > 0:
+			prio[i] = 1
 		}
-		return 0
 	}
 	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return prio(order[a]) > prio(order[b]) })
+	sort.SliceStable(order, func(a, b int) bool { return prio[order[a]] > prio[order[b]] })
 	if len(order) > max {
 		order = order[:max]
 	}
 	sort.Ints(order)
 	var related []string
-	if ix != nil {
-		for _, i := range order {
-			if len(related) == MaxRelated || ix.nameDF[cands[i].Stem] > 0 {
-				continue
-			}
-			for _, f := range familyForms[cands[i].Stem] {
-				st := bm25.Stem(f)
-				if ix.nameDF[st] > 0 && !seen[st] {
-					seen[st] = true
-					related = append(related, f)
-					break
-				}
+	for _, i := range order {
+		if len(related) == MaxRelated || ix.nameDF[cands[i].Stem] > 0 {
+			continue
+		}
+		for _, f := range familyForms[cands[i].Stem] {
+			st := bm25.Stem(f)
+			if ix.nameDF[st] > 0 && !seen[st] {
+				seen[st] = true
+				related = append(related, f)
+				break
 			}
 		}
 	}
@@ -507,6 +485,17 @@ func (ix *Index) KeywordQuery(server, prompt string, max int) string {
 		words = append(words, cands[i].Form)
 	}
 	return strings.Join(words, " ")
+}
+
+// inAny reports whether one of the scored tools holds the stem in its
+// name or description.
+func (ix *Index) inAny(tools []Scored, stem string) bool {
+	for _, t := range tools {
+		if ix.name[t.Doc][stem] > 0 || ix.desc[t.Doc][stem] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxRelated bounds the family words KeywordQuery adds.

@@ -77,7 +77,7 @@ func TestKeywordQuery(t *testing.T) {
 		{"", "erase host", 4, "erase host"},
 	}
 	for _, tt := range tests {
-		if got := ix.KeywordQuery(tt.server, tt.prompt, tt.max); got != tt.want {
+		if got := ix.KeywordQuery(tt.server, tt.prompt, ix.Rank(tt.prompt), tt.max); got != tt.want {
 			t.Errorf("KeywordQuery(%q, %q, %d) = %q, want %q", tt.server, tt.prompt, tt.max, got, tt.want)
 		}
 	}
@@ -90,7 +90,7 @@ func TestKeywordQueryAddsFamilyWord(t *testing.T) {
 	})
 	// "group" is in no tool name; the first word of its family that a
 	// tool name holds is "aggregate"; it comes before the prompt's words.
-	if got, want := ix.KeywordQuery("", "group the movies by year", 4), "aggregate group movies year"; got != want {
+	if got, want := ix.KeywordQuery("", "group the movies by year", ix.Rank("group the movies by year"), 4), "aggregate group movies year"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
