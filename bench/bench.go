@@ -158,7 +158,7 @@ func columns(sims []search.Simulator, ws []writer.Writer) []column {
 		return cols
 	}
 	for _, s := range sims {
-		if ns, ok := s.(search.NoSearch); ok && ns.SearchesNothing() {
+		if search.SearchesNothing(s) {
 			cols = append(cols, column{sim: s, label: s.Client().String()})
 			continue
 		}
@@ -187,11 +187,7 @@ func safeSearch(ctx context.Context, sim search.Simulator, q search.Query) (res 
 // outcomes turns one simulator answer into the outcomes of its rows.
 func outcomes(col column, res search.Result, err error, q *corpus.Query, qi int) []Outcome {
 	if err != nil {
-		o := Outcome{Client: col.label, Expect: q.Expect, Tools: []ToolOutcome{}, Error: err.Error()}
-		for _, id := range q.Expect {
-			o.Tools = append(o.Tools, ToolOutcome{Tool: id})
-		}
-		return []Outcome{withQuery(o, q, qi)}
+		return []Outcome{withQuery(errorOutcome(col.label, q, err), q, qi)}
 	}
 	// Rows are named after the simulator's profile, whatever the result
 	// says, so that a row's identity never varies between queries.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -252,7 +253,7 @@ func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, err
 				Why: []string{fmt.Sprintf("path visible at byte %d of the output", i)}})
 		}
 	}
-	sortHitsByScore(visible)
+	sort.SliceStable(visible, func(i, j int) bool { return visible[i].Score < visible[j].Score })
 	res.Hits = append(res.Hits, visible...)
 	for i := range res.Hits {
 		res.Hits[i].Rank, res.Hits[i].RankWorst, res.Hits[i].PWithinLimit, res.Hits[i].Score = i+1, i+1, 1, 0
@@ -292,13 +293,6 @@ func isIdentChar(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-func sortHitsByScore(h []search.Hit) {
-	for i := 1; i < len(h); i++ {
-		for j := i; j > 0 && h[j].Score < h[j-1].Score; j-- {
-			h[j], h[j-1] = h[j-1], h[j]
-		}
-	}
-}
 
 // jsOutput is the execute tool's text for a returned value: a string as
 // it is, undefined as "", anything else JSON.stringify(value, null, 2).

@@ -109,6 +109,13 @@ type NoSearch interface {
 	SearchesNothing() bool
 }
 
+// SearchesNothing reports whether the simulator's model never searches
+// (it implements NoSearch and says so).
+func SearchesNothing(sim Simulator) bool {
+	ns, ok := sim.(NoSearch)
+	return ok && ns.SearchesNothing()
+}
+
 // CallObject decodes a call into its members, rejecting anything that is
 // not a JSON object. It is the first step of every Replay.
 func CallObject(call json.RawMessage) (map[string]json.RawMessage, error) {

@@ -206,7 +206,7 @@ func Write(ctx context.Context, w Writer, sims []search.Simulator, qs *corpus.Qu
 	var jobs []job
 	for i := range qs.Queries {
 		for _, sim := range sims {
-			if ns, ok := sim.(search.NoSearch); ok && ns.SearchesNothing() {
+			if search.SearchesNothing(sim) {
 				continue
 			}
 			jobs = append(jobs, job{&qs.Queries[i], sim})
@@ -323,7 +323,7 @@ func Rank(ctx context.Context, w Writer, sims []search.Simulator, prompt string,
 	var out []search.Result
 	for _, sim := range sims {
 		wr, ok := sim.(search.Writable)
-		if ns, no := sim.(search.NoSearch); !ok || (no && ns.SearchesNothing()) {
+		if !ok || search.SearchesNothing(sim) {
 			r, err := sim.Search(ctx, search.Query{Text: prompt, Limit: limit})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", sim.Client(), err)

@@ -64,7 +64,7 @@ func runSurface(cmd *cobra.Command, opts *showOptions) error {
 		return err
 	}
 	for _, sim := range sims {
-		if ns, ok := sim.(search.NoSearch); ok && ns.SearchesNothing() && opts.format == "text" {
+		if search.SearchesNothing(sim) && opts.format == "text" {
 			fmt.Fprintf(opts.io.Out, "# %s: the model never searches: every tool is loaded up front\n\n", sim.Client())
 		}
 	}

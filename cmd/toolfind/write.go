@@ -85,7 +85,7 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 	}
 	var writable []search.Simulator
 	for _, s := range sims {
-		if ns, ok := s.(search.NoSearch); ok && ns.SearchesNothing() {
+		if search.SearchesNothing(s) {
 			continue
 		}
 		if _, ok := s.(search.Writable); ok {
