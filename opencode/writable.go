@@ -293,7 +293,6 @@ func isIdentChar(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-
 // jsOutput is the execute tool's text for a returned value: a string as
 // it is, undefined as "", anything else JSON.stringify(value, null, 2).
 func jsOutput(vm *goja.Runtime, v goja.Value) string {
