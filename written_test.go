@@ -212,22 +212,30 @@ func agreement(t *testing.T, dir string, names []string, catalogs map[string]str
 	}
 }
 
-// BenchmarkHeuristicWriters writes every writable client's call for the
-// first 200 metatool prompts (the writers alone, no replay).
-func BenchmarkHeuristicWriters(b *testing.B) {
-	cat, err := corpus.Load("../shared/corpora/metatool/metatool.json")
+// writableCorpus loads a shared catalog and query set and builds the
+// clients whose model writes its own search (skipping without ../shared).
+func writableCorpus(b *testing.B, catalog, queries string) (*corpus.QuerySet, []search.Simulator) {
+	b.Helper()
+	cat, err := corpus.Load(catalog)
 	if err != nil {
-		b.Skipf("shared corpora not found: %v", err)
+		b.Skipf("shared data not found: %v", err)
 	}
-	qs, err := corpus.LoadQueries("../shared/corpora/metatool/queries.jsonl", cat)
+	qs, err := corpus.LoadQueries(queries, cat)
 	if err != nil {
 		b.Fatal(err)
 	}
-	qs.Queries = qs.Queries[:200]
 	sims, err := toolfind.Clients(cat, "claude,grok,codex,codex-search,opencode-codemode", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return qs, sims
+}
+
+// BenchmarkHeuristicWriters writes every writable client's call for the
+// first 200 metatool prompts (the writers alone, no replay).
+func BenchmarkHeuristicWriters(b *testing.B) {
+	qs, sims := writableCorpus(b, "../shared/corpora/metatool/metatool.json", "../shared/corpora/metatool/queries.jsonl")
+	qs.Queries = qs.Queries[:200]
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -240,18 +248,7 @@ func BenchmarkHeuristicWriters(b *testing.B) {
 // BenchmarkBenchHeuristic is bench --writer heuristic over the 234
 // mongodb-accuracy prompts, every writable client, with replay.
 func BenchmarkBenchHeuristic(b *testing.B) {
-	cat, err := corpus.Load(filepath.Join(sharedCatalogs, "mongodb.json"))
-	if err != nil {
-		b.Skipf("shared catalogs not found: %v", err)
-	}
-	qs, err := corpus.LoadQueries("../shared/corpora/mongodb-accuracy/queries.jsonl", cat)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sims, err := toolfind.Clients(cat, "claude,grok,codex,codex-search,opencode-codemode", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	qs, sims := writableCorpus(b, filepath.Join(sharedCatalogs, "mongodb.json"), "../shared/corpora/mongodb-accuracy/queries.jsonl")
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

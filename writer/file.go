@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -283,7 +284,7 @@ func QuerySet(source string, lines []Line, cat *corpus.Catalog) (*corpus.QuerySe
 				Msg: fmt.Sprintf("id %s has another prompt on line %d", strconv.Quote(l.ID), q.Line)}
 		}
 		for j, e := range l.Expect {
-			if containsString(q.ExpectRaw, e) {
+			if slices.Contains(q.ExpectRaw, e) {
 				continue
 			}
 			id, err := res.Resolve(e)
@@ -291,28 +292,10 @@ func QuerySet(source string, lines []Line, cat *corpus.Catalog) (*corpus.QuerySe
 				return nil, &LineError{File: l.File, Line: l.Num, Field: fmt.Sprintf("expect[%d]", j), Msg: err.Error()}
 			}
 			q.ExpectRaw = append(q.ExpectRaw, e)
-			if !containsID(q.Expect, id) {
+			if !slices.Contains(q.Expect, id) {
 				q.Expect = append(q.Expect, id)
 			}
 		}
 	}
 	return qs, nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func containsID(list []corpus.ToolID, s corpus.ToolID) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
