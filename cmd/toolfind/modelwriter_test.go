@@ -220,6 +220,9 @@ func TestWriterFlagErrors(t *testing.T) {
 		{[]string{"write", "--writer", "model", "--model", "m", "--samples", "0", "--model-url", "http://x"}, "--samples 0: must be 1 or more"},
 		{[]string{"write", "--writer", "command"}, "--writer command needs --writer-command CMD"},
 		{[]string{"write", "--writer", "command", "--writer-command", "true", "--model", "m"}, "--model goes with --writer model"},
+		{[]string{"write", "--writer", "heuristic", "--writer-command", "true"}, "--writer-command goes with --writer command"},
+		{[]string{"bench", "--writer", "verbatim", "--command-timeout", "2s"}, "--command-timeout goes with --writer command"},
+		{[]string{"write", "--writer", "model", "--model", "m", "--command-timeout", "2s"}, "--command-timeout goes with --writer command"},
 		{[]string{"write", "--writer", "oracle"}, `unknown writer "oracle"`},
 	}
 	for _, tt := range tests {

@@ -56,31 +56,22 @@ func (o *writerFlags) check(name string) error {
 	modelOnly := []string{"model-api", "model-url", "model", "temperature", "cache", "no-cache"}
 	both := []string{"model-concurrency", "samples", "surface-file"}
 	cmdOnly := []string{"writer-command", "command-timeout"}
-	bad := func(list []string, want string) error {
-		for _, f := range list {
+	for _, g := range []struct {
+		flags []string
+		want  string
+		ok    bool
+	}{
+		{modelOnly, "model", name == "model"},
+		{cmdOnly, "command", name == "command"},
+		{both, "model or --writer command", name == "model" || name == "command"},
+	} {
+		if g.ok {
+			continue
+		}
+		for _, f := range g.flags {
 			if o.flags.Changed(f) {
-				return usageError("--%s goes with --writer %s", f, want)
+				return usageError("--%s goes with --writer %s", f, g.want)
 			}
-		}
-		return nil
-	}
-	switch name {
-	case "model":
-		if err := bad(cmdOnly, "command"); err != nil {
-			return err
-		}
-	case "command":
-		if err := bad(modelOnly, "model"); err != nil {
-			return err
-		}
-	default:
-		for _, l := range [][]string{modelOnly, cmdOnly} {
-			if err := bad(l, "model"); err != nil {
-				return err
-			}
-		}
-		if err := bad(both, "model or --writer command"); err != nil {
-			return err
 		}
 	}
 	if o.samples < 1 {
