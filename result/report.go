@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/toolfind/toolfind/internal/safetext"
@@ -77,6 +78,9 @@ func Summary(r *CallResult) string {
 func WriteText(w io.Writer, source string, r *CallResult, ds []Delivery, o TextOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "result %s: %s\n", safetext.Escape(source), Summary(r))
+	// Advice every advised client shares is printed once, at the end;
+	// a client's own advice stays under it.
+	common := sharedAdvice(ds)
 	for _, d := range ds {
 		fmt.Fprintf(&b, "\n%s  %s  %s characters, %s bytes\n", d.Client, strings.ToUpper(string(d.Verdict)), group(d.ShownChars), group(d.ShownBytes))
 		fmt.Fprintf(&b, "  %s\n", safetext.Escape(d.Detail))
@@ -96,15 +100,45 @@ func WriteText(w io.Writer, source string, r *CallResult, ds []Delivery, o TextO
 		for _, n := range d.Notes {
 			fmt.Fprintf(&b, "  note: %s\n", safetext.Escape(n))
 		}
-		if len(d.Advice) > 0 {
+		var own []string
+		for _, a := range d.Advice {
+			if !slices.Contains(common, a) {
+				own = append(own, a)
+			}
+		}
+		if len(own) > 0 {
 			b.WriteString("  advice:\n")
-			for _, a := range d.Advice {
+			for _, a := range own {
 				fmt.Fprintf(&b, "    - %s\n", safetext.Escape(a))
 			}
 		}
 	}
+	if len(common) > 0 {
+		b.WriteString("\nadvice for the server author:\n")
+		for _, a := range common {
+			fmt.Fprintf(&b, "  - %s\n", safetext.Escape(a))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sharedAdvice is the advice, in the first advised client's order, that
+// every client with advice gives.
+func sharedAdvice(ds []Delivery) []string {
+	var out []string
+	first := true
+	for _, d := range ds {
+		if len(d.Advice) == 0 {
+			continue
+		}
+		if first {
+			out, first = append(out, d.Advice...), false
+			continue
+		}
+		out = slices.DeleteFunc(out, func(a string) bool { return !slices.Contains(d.Advice, a) })
+	}
+	return out
 }
 
 // writeQuoted writes text as "    | line" lines, escaped; a long text
