@@ -273,3 +273,12 @@ func TestBenchWriterModel(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, int64(2), st.n.Load(), "the second bench asked again")
 }
+
+// TestQueriesImportUnknownLine: a broken line is skipped, and the summary
+// names where the first one is, its file name escaped.
+func TestQueriesImportUnknownLine(t *testing.T) {
+	log := writeFile(t, "a\x1b[2J.jsonl", "{\"type\":\"queue-operation\"}\n{broken\n")
+	_, errOut, code := run(t, "queries", "import", log)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "1 line of unknown shape skipped (the first: "+strings.ReplaceAll(log, "\x1b", `\x1b`)+":2)")
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/writer/transcript"
 )
 
@@ -108,7 +109,7 @@ func runImport(opts *importOptions, paths []string) error {
 			fmt.Fprintf(opts.io.ErrOut, "; %d prompts filtered out", st.Filtered)
 		}
 		if st.Unknown > 0 {
-			fmt.Fprintf(opts.io.ErrOut, "; %s of unknown shape skipped", count(st.Unknown, "line", "lines"))
+			fmt.Fprintf(opts.io.ErrOut, "; %s of unknown shape skipped (the first: %s)", count(st.Unknown, "line", "lines"), safetext.Escape(st.FirstUnknown))
 		}
 		fmt.Fprintln(opts.io.ErrOut)
 	}

@@ -65,10 +65,10 @@ func ParseClaude(file string, r io.Reader, opts Options, st *Stats) ([]writer.Li
 		}
 		return c
 	}
-	err := eachLine(file, r, st, func(_ int, raw []byte) {
+	err := eachLine(file, r, st, func(n int, raw []byte) {
 		var l claudeLine
 		if raw[0] != '{' || json.Unmarshal(raw, &l) != nil {
-			st.Unknown++
+			st.unknown(file, n)
 			return
 		}
 		switch {
@@ -108,7 +108,7 @@ func ParseClaude(file string, r io.Reader, opts Options, st *Stats) ([]writer.Li
 		case claudeOther[l.Type], l.Type == "user", l.Type == "assistant":
 			st.Other++
 		default:
-			st.Unknown++
+			st.unknown(file, n)
 		}
 	})
 	for _, c := range chains {

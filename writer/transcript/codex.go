@@ -64,11 +64,11 @@ func ParseCodex(file string, r io.Reader, opts Options, st *Stats) ([]writer.Lin
 		}
 		im.startPrompt(c, t, ts, cwd)
 	}
-	err := eachLine(file, r, st, func(_ int, raw []byte) {
+	err := eachLine(file, r, st, func(n int, raw []byte) {
 		var l codexLine
 		var p codexPayload
 		if raw[0] != '{' || json.Unmarshal(raw, &l) != nil || json.Unmarshal(l.Payload, &p) != nil {
-			st.Unknown++
+			st.unknown(file, n)
 			return
 		}
 		switch l.Type {
@@ -125,7 +125,7 @@ func ParseCodex(file string, r io.Reader, opts Options, st *Stats) ([]writer.Lin
 			if codexOther[l.Type] {
 				st.Other++
 			} else {
-				st.Unknown++
+				st.unknown(file, n)
 			}
 		}
 	})

@@ -90,6 +90,16 @@ type Stats struct {
 	// Unknown lines that are not JSON objects or of a kind not known here
 	// (a newer client); Filtered prompts left out by --since or --project.
 	Other, Unknown, Filtered int
+	// FirstUnknown is "file:line" of the first unknown line.
+	FirstUnknown string
+}
+
+// unknown counts line n of file as unknown.
+func (st *Stats) unknown(file string, n int) {
+	st.Unknown++
+	if st.FirstUnknown == "" {
+		st.FirstUnknown = fmt.Sprintf("%s:%d", file, n)
+	}
 }
 
 // Format is a log's format.
@@ -212,7 +222,7 @@ func eachLine(file string, r io.Reader, st *Stats, fn func(n int, line []byte)) 
 			n++
 			st.Lines++
 			if tooLong {
-				st.Unknown++
+				st.unknown(file, n)
 			} else if t := bytes.TrimSpace(buf); len(t) > 0 {
 				fn(n, t)
 			}

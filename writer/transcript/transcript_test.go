@@ -92,7 +92,7 @@ func TestClaudeShapes(t *testing.T) {
 		`{"id":"s1234567:3","prompt":"Find alerts","client":"claude@2.1.330","call":{"query":"alerts"},"expect":[],"writer":"import","after":"none","session":"s1234567-aaaa","time":"2026-01-03T10:01:00Z"}`,
 	}, "\n") + "\n"
 	assert.Equal(t, want, marshal(lines))
-	assert.Equal(t, Stats{Lines: 20, Prompts: 3, Searches: 4, WithExpect: 3, Other: 6, Unknown: 3}, st)
+	assert.Equal(t, Stats{Lines: 20, Prompts: 3, Searches: 4, WithExpect: 3, Other: 6, Unknown: 3, FirstUnknown: "t.jsonl:16"}, st)
 
 	// Every line is valid in the written-queries format.
 	_, err = writer.Parse("out", strings.NewReader(marshal(lines)))
@@ -129,7 +129,7 @@ func TestCodexRollout(t *testing.T) {
 	// MCP calls + 8 other (session_meta, environment context,
 	// turn_context, token_count, reasoning, exec output, assistant text,
 	// tool_search_output) + 1 unknown envelope.
-	assert.Equal(t, Stats{Files: 1, Lines: 19, Prompts: 3, Searches: 3, WithExpect: 2, Other: 8, Unknown: 1}, st)
+	assert.Equal(t, Stats{Files: 1, Lines: 19, Prompts: 3, Searches: 3, WithExpect: 2, Other: 8, Unknown: 1, FirstUnknown: "testdata/codex/rollout-2026-11-30T09-12-44-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl:19"}, st)
 }
 
 func TestImportWalksFolders(t *testing.T) {
@@ -159,7 +159,7 @@ func TestLongLineIsSkipped(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, lines, 1)
 	assert.Equal(t, "short", lines[0].Prompt)
-	assert.Equal(t, Stats{Lines: 3, Prompts: 1, Searches: 1, Unknown: 1}, st)
+	assert.Equal(t, Stats{Lines: 3, Prompts: 1, Searches: 1, Unknown: 1, FirstUnknown: "t:1"}, st)
 }
 
 func FuzzParseClaude(f *testing.F) {
