@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // failedListCatalog has a server whose tools/list fails in Claude Code
@@ -85,5 +86,27 @@ func TestClientsListsReleasesAndVerification(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("clients output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// clients fits 100 columns (wrapped lines indented under their entry) and
+// lists a client's options once, under its first profile: the claude
+// profiles share --claude-builtins.
+func TestClientsFitsWidthAndListsOptionsOnce(t *testing.T) {
+	t.Setenv("COLUMNS", "")
+	out, _, code := run(t, "clients")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("line of %d characters: %q", n, l)
+		}
+	}
+	if n := strings.Count(out, "--claude-builtins (default"); n != 1 {
+		t.Errorf("--claude-builtins listed %d times, want 1:\n%s", n, out)
+	}
+	if !strings.Contains(out, "\n  verified: real 2.1.328 with the oracle: 680 recorded queries over the shared catalogs and 28\n    hostile ones agree\n") {
+		t.Errorf("verified line not wrapped under its entry:\n%s", out)
 	}
 }

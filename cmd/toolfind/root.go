@@ -341,18 +341,36 @@ func newClientsCmd(ios *IOStreams) *cobra.Command {
 		Short: "List the client profiles, the releases each covers, how each was verified, and their options",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			width := outputWidth(ios.Out)
+			// say prints one indented line, wrapped to the width.
+			say := func(s string) {
+				for i, l := range wrap(s, width-4) {
+					if i > 0 {
+						l = "  " + l
+					}
+					fmt.Fprintln(ios.Out, "  "+l)
+				}
+			}
+			optionsShown := map[string]bool{}
 			for _, p := range search.Profiles() {
 				def := ""
 				if p.Default {
 					def = " (default)"
 				}
-				fmt.Fprintf(ios.Out, "%s%s\n  %s\n", p.ID, def, p.Summary)
-				fmt.Fprintf(ios.Out, "  releases: %s\n", search.Coverage(p))
+				fmt.Fprintf(ios.Out, "%s%s\n", p.ID, def)
+				say(p.Summary)
+				say("releases: " + search.Coverage(p))
 				if p.Verified != "" {
-					fmt.Fprintf(ios.Out, "  verified: %s\n", p.Verified)
+					say("verified: " + p.Verified)
 				}
+				// Options are shared by every profile of a name: listed
+				// under its first one.
+				if optionsShown[p.ID.Name] {
+					continue
+				}
+				optionsShown[p.ID.Name] = true
 				for _, o := range p.Options {
-					fmt.Fprintf(ios.Out, "  --%s-%s (default %q): %s\n", p.ID.Name, o.Name, o.Default, o.Usage)
+					say(fmt.Sprintf("--%s-%s (default %q): %s", p.ID.Name, o.Name, o.Default, o.Usage))
 				}
 			}
 			return nil
