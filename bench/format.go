@@ -153,9 +153,12 @@ func (r *Report) title() string {
 	if r.Queries != "" {
 		fmt.Fprintf(&b, " (%s)", r.Queries)
 	}
-	clients, variants := r.clientCount()
+	clients, variants, writers := r.clientCount()
 	fmt.Fprintf(&b, " × %d %s", clients, plural(clients, "client", "clients"))
-	if variants > clients {
+	switch {
+	case writers > 1:
+		fmt.Fprintf(&b, " × %d writers (%d rows)", writers, variants)
+	case variants > clients:
 		fmt.Fprintf(&b, " (%d variants)", variants)
 	}
 	if r.CatalogTools > 0 || r.Catalog != "" {
@@ -167,15 +170,23 @@ func (r *Report) title() string {
 	return b.String()
 }
 
-// clientCount counts the report's clients and its rows (a client with
-// strategy variants has one row per strategy).
-func (r *Report) clientCount() (clients, rows int) {
+// clientCount counts the report's clients, its rows (a client with
+// strategy variants has one row per strategy; with several writers, one
+// row group per writer, labelled "client (writer)") and its writers.
+func (r *Report) clientCount() (clients, rows, writers int) {
+	ws := map[string]bool{}
 	for _, c := range r.Clients {
-		if !c.Variant {
+		if c.Variant {
+			continue
+		}
+		if c.Writer != "" {
+			ws[c.Writer] = true
+		}
+		if !strings.HasSuffix(c.Client, " ("+c.Writer+")") {
 			clients++
 		}
 	}
-	return clients, len(r.Clients)
+	return clients, len(r.Clients), len(ws)
 }
 
 // skipped counts the queries without an expected tool: they are searched

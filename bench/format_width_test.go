@@ -28,10 +28,23 @@ func TestClientCountAndSkipped(t *testing.T) {
 		{Client: "a@1", Queries: 8}, {Client: "b@1", Queries: 8},
 		{Client: "b@1 [x]", Variant: true, Queries: 8}, {Client: "b@1 [y]", Variant: true, Queries: 8},
 	}}
-	clients, rows := r.clientCount()
+	clients, rows, _ := r.clientCount()
 	assert.Equal(t, 2, clients)
 	assert.Equal(t, 4, rows)
 	assert.Equal(t, "10 queries × 2 clients (4 variants)", r.title())
 	// 10 queries, 8 with an expected tool: 2 skipped.
 	assert.Equal(t, `8 of 10 queries scored; 2 skipped: no expected tool (empty "expect")`, r.notScored())
+}
+
+// With writers, "client (writer)" rows are the same client: five
+// clients, two writers, one variant row.
+func TestClientCountWithWriters(t *testing.T) {
+	r := &Report{QueryCount: 3, Clients: []ClientMetrics{
+		{Client: "a@1", Writer: "heuristic"}, {Client: "a@1 (verbatim)", Writer: "verbatim"},
+		{Client: "b@1", Writer: "heuristic"}, {Client: "b@1 [catalog]", Variant: true, Writer: "heuristic"},
+		{Client: "b@1 (verbatim)", Writer: "verbatim"}, {Client: "c@1"},
+	}}
+	clients, rows, writers := r.clientCount()
+	assert.Equal(t, []int{3, 6, 2}, []int{clients, rows, writers})
+	assert.Equal(t, "3 queries × 3 clients × 2 writers (6 rows)", r.title())
 }

@@ -108,7 +108,8 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 		for i, s := range writable {
 			names[i] = s.Client().String()
 		}
-		fmt.Fprintf(opts.io.ErrOut, "wrote %d calls for %d prompts (%s) to %s\n", len(lines), len(qs.Queries), strings.Join(names, ", "), opts.out)
+		fmt.Fprintf(opts.io.ErrOut, "wrote %d %s for %d %s (%s) to %s\n", len(lines), plural(len(lines), "call", "calls"),
+			len(qs.Queries), plural(len(qs.Queries), "prompt", "prompts"), strings.Join(names, ", "), opts.out)
 	}
 	return nil
 }
