@@ -127,6 +127,19 @@ func joinIDs(ids []corpus.ToolID) string {
 }
 
 // title is the report's one-line heading.
+// comparisonRow reports whether a row (or one of its variants) belongs to
+// a second writer's run, labelled "client (writer)": a baseline shown for
+// comparison beside the chosen writer.
+func (r *Report) comparisonRow(label string) bool {
+	for _, c := range r.Clients {
+		if c.Writer != "" && !c.Variant && strings.HasSuffix(c.Client, " ("+c.Writer+")") &&
+			(label == c.Client || strings.HasPrefix(label, c.Client+" [")) {
+			return true
+		}
+	}
+	return false
+}
+
 // writerNote says who wrote each row's calls and how many prompts had
 // none ("" when no row's calls were written).
 func (r *Report) writerNote() string {
@@ -419,9 +432,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	miss := r.misses()
+	compared := 0
 	for _, c := range r.Clients {
 		ms := miss[c.Client]
 		if len(ms) == 0 {
+			continue
+		}
+		if r.comparisonRow(c.Client) {
+			compared++ // a baseline row beside the chosen writer: misses in JSON only
 			continue
 		}
 		fmt.Fprintf(w, "\n%s: %d %s not certainly shown:\n", esc(c.Client), len(ms), plural(len(ms), "query", "queries"))
@@ -442,6 +460,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 				}
 			}
 		}
+	}
+	if compared > 0 {
+		fmt.Fprintf(w, "\n(the misses of the %d baseline %s beside the chosen writer are in --format json)\n", compared, plural(compared, "row", "rows"))
 	}
 	return nil
 }

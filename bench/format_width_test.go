@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/toolfind/toolfind/corpus"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -47,4 +50,22 @@ func TestClientCountWithWriters(t *testing.T) {
 	clients, rows, writers := r.clientCount()
 	assert.Equal(t, []int{3, 6, 2}, []int{clients, rows, writers})
 	assert.Equal(t, "3 queries × 3 clients × 2 writers (6 rows)", r.title())
+}
+
+// A second writer's rows ("client (verbatim)") are a baseline: their
+// misses are counted in one line, not listed.
+func TestBaselineMissesNotListed(t *testing.T) {
+	miss := func(client string) Outcome {
+		return Outcome{Query: "q", Client: client, Expect: []corpus.ToolID{"s/t"}}
+	}
+	r := &Report{QueryCount: 1, Clients: []ClientMetrics{
+		{Client: "a@1", Writer: "heuristic", Queries: 1}, {Client: "a@1 (verbatim)", Writer: "verbatim", Queries: 1},
+		{Client: "a@1 (verbatim) [catalog]", Variant: true, Queries: 1},
+	}, Outcomes: []Outcome{miss("a@1"), miss("a@1 (verbatim)"), miss("a@1 (verbatim) [catalog]")}}
+	var b strings.Builder
+	assert.NoError(t, r.WriteTable(&b))
+	out := b.String()
+	assert.Contains(t, out, "\na@1: 1 query not certainly shown:\n")
+	assert.NotContains(t, out, "a@1 (verbatim): 1 query")
+	assert.Contains(t, out, "(the misses of the 2 baseline rows beside the chosen writer are in --format json)")
 }
