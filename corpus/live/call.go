@@ -77,6 +77,7 @@ func Call(ctx context.Context, src Source, opts Options, tool string, args json.
 func (s *session) call(parent context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(parent, s.opts.Timeout)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
 	before := s.tap.count("tools/call")
 	_, sdkErr := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	r, got := s.tap.reply("tools/call")
@@ -93,7 +94,7 @@ func (s *session) call(parent context.Context, tool string, args json.RawMessage
 	if sdkErr == nil {
 		sdkErr = errors.New("the SDK accepted a tools/call answer that toolfind did not see")
 	}
-	cause, bad, exited, _ := s.cause(parent, "tools/call", sdkErr)
+	cause, bad, exited, _ := s.cause(parent, deadline, "tools/call", sdkErr)
 	switch {
 	case bad != nil:
 		return nil, &ParseError{failure: s.failure(cause), What: bad.What}

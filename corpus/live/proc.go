@@ -44,6 +44,7 @@ type proc struct {
 
 	exited   chan struct{} // closed when Wait returned
 	exitErr  *ExitError
+	exitedAt time.Time // when Wait returned; set before exited is closed
 	errDone  chan struct{} // closed when stderr reached EOF
 	stopOnce sync.Once
 }
@@ -107,6 +108,7 @@ func startProc(src Source, extraStderr io.Writer) (*proc, error) {
 			ee.Status, ee.Code = err.Error(), -1
 		}
 		p.exitErr = ee
+		p.exitedAt = time.Now()
 		close(p.exited)
 	}()
 	return p, nil

@@ -191,10 +191,11 @@ func (s *session) handshake(ctx context.Context) (*Snapshot, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion},
 		&mcp.ClientOptions{Capabilities: s.opts.Capabilities})
 	hctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	deadline, _ := hctx.Deadline()
 	cs, err := client.Connect(hctx, s.transport, &mcp.ClientSessionOptions{ProtocolVersion: s.opts.ProtocolVersion})
 	cancel()
 	if err != nil {
-		return nil, s.handshakeError(ctx, err)
+		return nil, s.handshakeError(ctx, deadline, err)
 	}
 	s.cs = cs
 	return s.initialized()
@@ -260,8 +261,11 @@ const exitWait = 500 * time.Millisecond
 // cause finds why an exchange with the server (method) failed: output that
 // is not JSON-RPC (parse), the process exiting, an unreachable or failing
 // HTTP endpoint, the caller's cancellation, the phase timeout, or the SDK's
-// own error. parse and exited are non-nil for those outcomes.
-func (s *session) cause(parent context.Context, method string, sdkErr error) (cause error, parse *badOutput, exited *ExitError, unreachable bool) {
+// own error. parse and exited are non-nil for those outcomes. deadline is
+// the phase's: a process that exited after it timed out first (the SDK
+// closes its stdin on the deadline, and most servers then exit at once),
+// so the timeout is the cause, not the exit.
+func (s *session) cause(parent context.Context, deadline time.Time, method string, sdkErr error) (cause error, parse *badOutput, exited *ExitError, unreachable bool) {
 	if bad := s.tap.badOutput(); bad != nil {
 		return bad.Err, bad, nil, false
 	}
@@ -271,7 +275,7 @@ func (s *session) cause(parent context.Context, method string, sdkErr error) (ca
 		if timedOut {
 			wait = 0
 		}
-		if ee, ok := s.proc.exitedWithin(wait); ok {
+		if ee, ok := s.proc.exitedWithin(wait); ok && !(timedOut && !s.proc.exitedAt.Before(deadline)) {
 			return ee, nil, ee, false
 		}
 	}
@@ -293,7 +297,7 @@ func (s *session) cause(parent context.Context, method string, sdkErr error) (ca
 	return sdkErr, nil, nil, false
 }
 
-func (s *session) handshakeError(parent context.Context, sdkErr error) error {
+func (s *session) handshakeError(parent context.Context, deadline time.Time, sdkErr error) error {
 	if r, ok := s.tap.reply("initialize"); ok && s.tap.badOutput() == nil {
 		if r.Error != nil {
 			return &HandshakeError{failure: s.failure(rpcError(r.Error))}
@@ -301,7 +305,7 @@ func (s *session) handshakeError(parent context.Context, sdkErr error) error {
 		// The server answered, but the SDK could not use the answer.
 		return &ParseError{failure: s.failure(sdkErr), What: "initialize result"}
 	}
-	cause, bad, exited, unreachable := s.cause(parent, "initialize", sdkErr)
+	cause, bad, exited, unreachable := s.cause(parent, deadline, "initialize", sdkErr)
 	switch {
 	case bad != nil:
 		return &ParseError{failure: s.failure(cause), What: bad.What}
@@ -357,6 +361,7 @@ func (s *session) initialized() (*Snapshot, error) {
 func (s *session) list(parent context.Context, snap *Snapshot) error {
 	ctx, cancel := context.WithTimeout(parent, s.opts.Timeout)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
 	seen := map[string]int{}
 	cursor := ""
 	size := 0
@@ -399,7 +404,7 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 		if sdkErr == nil {
 			sdkErr = errors.New("the SDK accepted a tools/list answer that toolfind did not see")
 		}
-		cause, bad, exited, _ := s.cause(parent, "tools/list", sdkErr)
+		cause, bad, exited, _ := s.cause(parent, deadline, "tools/list", sdkErr)
 		if te, ok := cause.(*timeoutError); ok && te.chatter == 0 {
 			te.pages = page - 1
 		}
