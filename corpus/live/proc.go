@@ -44,7 +44,7 @@ type proc struct {
 
 	exited   chan struct{} // closed when Wait returned
 	exitErr  *ExitError
-	exitedAt time.Time // when Wait returned; set before exited is closed
+	exitedAt time.Time     // when Wait returned; set before exited is closed
 	errDone  chan struct{} // closed when stderr reached EOF
 	stopOnce sync.Once
 }
