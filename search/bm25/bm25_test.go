@@ -14,6 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/blevesearch/segment"
 	"github.com/toolfind/toolfind/corpus"
 )
 
@@ -485,4 +486,29 @@ func FuzzSearch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestASCIIWordsMatchSegmenter holds the ASCII word cutter to the UAX #29
+// segmenter on random strings over the characters whose word-break class
+// matters (letters, digits, _ : . ' , ;) and a few that only break.
+func TestASCIIWordsMatchSegmenter(t *testing.T) {
+	const alphabet = "aZ9_.:',; -\n\r\t@/\"x0"
+	r := rand.New(rand.NewSource(18))
+	for n := 0; n < 200_000; n++ {
+		b := make([]byte, 1+r.Intn(12))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		var got, want []string
+		asciiWords(b, func(w []byte) { got = append(got, string(w)) })
+		seg := segment.NewWordSegmenterDirect(b)
+		for seg.Segment() {
+			if w := seg.Bytes(); hasAlphanumeric(w) {
+				want = append(want, string(w))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: ascii %q, segmenter %q", b, got, want)
+		}
+	}
 }

@@ -17,27 +17,25 @@ const (
 // Index is a BM25 index over a fixed list of documents, scoring as the bm25
 // crate 2.3.2 does with SearchEngineBuilder::<u32>::with_corpus(English,
 // docs). It is immutable after New and safe for concurrent Search.
+//
+// The postings of all terms sit in one pointer-free slice (term t's are
+// post[postOff[t]:postOff[t+1]], in document order), so a large index costs
+// the garbage collector nothing to scan.
 type Index struct {
 	n       int              // documents
 	avgdl   float32          // mean token count, f64 mean rounded to f32
 	docLen  []int32          // token count per document
 	terms   map[uint32]int32 // fxhash32(token) → term id
-	termStr []string         // term id → first token seen with that hash
 	idf     []float32        // term id → idf, f32 as the crate computes it
-	post    [][]posting
-	docTerm [][]docTerm // per document, its distinct terms in first-seen order
-	scratch sync.Pool   // *[]float32 of length n, all zero when pooled
+	postOff []int32          // term id → first posting; len terms+1
+	post    []posting        // every term's postings, by term id, then document
+	scratch sync.Pool        // *[]float32 of length n, all zero when pooled
 }
 
 type posting struct {
 	doc   int32
+	tf    int32   // occurrences of the term's hash in the document
 	value float32 // the document's embedding value for the term
-}
-
-type docTerm struct {
-	term  int32
-	tf    int32
-	value float32
 }
 
 // Match is a candidate document and its score.
@@ -56,115 +54,161 @@ type TermScore struct {
 	Score float32 // IDF × Value, f32: what the crate adds for this occurrence
 }
 
+// hashTF is one distinct token hash of a document and its count; after
+// the term ids are assigned, hash holds the term id.
+type hashTF struct {
+	hash uint32
+	tf   int32
+}
+
+// docTerms is a document's distinct token hashes: spans[d] indexes the
+// flat slice of the worker that tokenized it.
+type docSpan struct {
+	worker     int32
+	start, end int32
+}
+
 // New builds the index; a document's id is its position in docs.
 // Documents are tokenized in parallel (GOMAXPROCS workers) when there are
-// many.
+// many, straight into token hashes (the crate's term ids) without keeping
+// the token strings.
 func New(docs []string) *Index {
-	toks := make([][]string, len(docs))
 	workers := runtime.GOMAXPROCS(0)
 	if len(docs) < 64 || workers < 2 {
 		workers = 1
 	}
+	spans := make([]docSpan, len(docs))
+	docLen := make([]int32, len(docs))
+	flat := make([][]hashTF, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var tk tokenizer
+			var hashes []uint32
+			var out []hashTF
 			for i := w; i < len(docs); i += workers {
-				toks[i] = Tokenize(docs[i])
+				hashes = hashes[:0]
+				tk.each(docs[i], func(tok string) { hashes = append(hashes, FxHash32(tok)) })
+				docLen[i] = int32(len(hashes))
+				start := len(out)
+				out = appendCounts(out, hashes)
+				spans[i] = docSpan{worker: int32(w), start: int32(start), end: int32(len(out))}
 			}
+			flat[w] = out
 		}()
 	}
 	wg.Wait()
-	total := 0
-	for _, t := range toks {
-		total += len(t)
+	return build(docLen, func(d int) []hashTF {
+		sp := spans[d]
+		return flat[sp.worker][sp.start:sp.end]
+	})
+}
+
+// appendCounts appends the distinct values of hashes with their counts
+// (hashes is sorted in place).
+func appendCounts(out []hashTF, hashes []uint32) []hashTF {
+	slices.Sort(hashes)
+	for i := 0; i < len(hashes); {
+		j := i + 1
+		for j < len(hashes) && hashes[j] == hashes[i] {
+			j++
+		}
+		out = append(out, hashTF{hash: hashes[i], tf: int32(j - i)})
+		i = j
 	}
-	return newFromTokens(toks, total)
+	return out
 }
 
 // NewFromTokens builds an index over documents that are already tokenized
 // (for callers that tokenize once and reuse the tokens).
 func NewFromTokens(docs [][]string) *Index {
-	total := 0
-	for _, d := range docs {
-		total += len(d)
+	docLen := make([]int32, len(docs))
+	var flat []hashTF
+	spans := make([]docSpan, len(docs))
+	var hashes []uint32
+	for d, ts := range docs {
+		hashes = hashes[:0]
+		for _, t := range ts {
+			hashes = append(hashes, FxHash32(t))
+		}
+		docLen[d] = int32(len(ts))
+		start := len(flat)
+		flat = appendCounts(flat, hashes)
+		spans[d] = docSpan{start: int32(start), end: int32(len(flat))}
 	}
-	return newFromTokens(docs, total)
+	return build(docLen, func(d int) []hashTF { return flat[spans[d].start:spans[d].end] })
 }
 
-func newFromTokens(toks [][]string, total int) *Index {
-	ix := &Index{
-		n:       len(toks),
-		docLen:  make([]int32, len(toks)),
-		terms:   make(map[uint32]int32),
-		docTerm: make([][]docTerm, len(toks)),
+// build assigns term ids (counts are per token hash, as the crate counts
+// embedding indices), then lays out the postings in document order.
+// terms(d) is document d's distinct hashes; build overwrites them with
+// term ids.
+func build(docLen []int32, terms func(d int) []hashTF) *Index {
+	n := len(docLen)
+	ix := &Index{n: n, docLen: docLen, terms: make(map[uint32]int32)}
+	total := 0
+	for _, l := range docLen {
+		total += int(l)
 	}
 	// EmbedderBuilder::with_fit_to_corpus: avgdl = (total as f64 / N as f64) as f32,
 	// or the fallback for an empty corpus.
-	if ix.n == 0 {
+	if n == 0 {
 		ix.avgdl = FallbackAvgDL
 	} else {
-		ix.avgdl = float32(float64(total) / float64(ix.n))
+		ix.avgdl = float32(float64(total) / float64(n))
 	}
 	avgdl := ix.avgdl
 	if avgdl <= 0 { // Embedder::embed: `if self.avgdl <= 0.0 { FALLBACK_AVGDL }`
 		avgdl = FallbackAvgDL
 	}
 	var df []int32
-	for d, ts := range toks {
-		ix.docLen[d] = int32(len(ts))
-		// Counts are per token hash, as the crate counts embedding indices.
-		local := make(map[int32]int, len(ts))
-		var list []docTerm
-		for _, t := range ts {
-			id := ix.termID(t, true)
-			if k, ok := local[id]; ok {
-				list[k].tf++
-				continue
-			}
-			local[id] = len(list)
-			list = append(list, docTerm{term: id, tf: 1})
-		}
+	for d := 0; d < n; d++ {
+		list := terms(d)
 		for k := range list {
-			list[k].value = TermValue(int(list[k].tf), len(ts), avgdl)
-			for int(list[k].term) >= len(df) {
+			id, ok := ix.terms[list[k].hash]
+			if !ok {
+				id = int32(len(df))
+				ix.terms[list[k].hash] = id
 				df = append(df, 0)
 			}
-			df[list[k].term]++
-		}
-		ix.docTerm[d] = list
-	}
-	ix.post = make([][]posting, len(ix.termStr))
-	for t := range ix.post {
-		ix.post[t] = make([]posting, 0, df[t])
-	}
-	for d, list := range ix.docTerm {
-		for _, dt := range list {
-			ix.post[dt.term] = append(ix.post[dt.term], posting{doc: int32(d), value: dt.value})
+			df[id]++
+			list[k].hash = uint32(id)
 		}
 	}
-	ix.idf = make([]float32, len(ix.termStr))
+	ix.postOff = make([]int32, len(df)+1)
+	for t, c := range df {
+		ix.postOff[t+1] = ix.postOff[t] + c
+	}
+	ix.post = make([]posting, ix.postOff[len(df)])
+	next := df // reused as each term's fill cursor
+	copy(next, ix.postOff[:len(df)])
+	for d := 0; d < n; d++ {
+		for _, ht := range terms(d) {
+			t := ht.hash
+			ix.post[next[t]] = posting{doc: int32(d), tf: ht.tf, value: TermValue(int(ht.tf), int(docLen[d]), avgdl)}
+			next[t]++
+		}
+	}
+	ix.idf = make([]float32, len(df))
 	for t := range ix.idf {
-		ix.idf[t] = IDF(ix.n, int(df[t]))
+		ix.idf[t] = IDF(n, int(ix.postOff[t+1]-ix.postOff[t]))
 	}
-	n := ix.n
 	ix.scratch.New = func() any { s := make([]float32, n); return &s }
 	return ix
 }
 
-func (ix *Index) termID(tok string, add bool) int32 {
-	h := FxHash32(tok)
-	if id, ok := ix.terms[h]; ok {
+// postings returns term id's postings, in document order.
+func (ix *Index) postings(id int32) []posting {
+	return ix.post[ix.postOff[id]:ix.postOff[id+1]]
+}
+
+func (ix *Index) termID(tok string) int32 {
+	if id, ok := ix.terms[FxHash32(tok)]; ok {
 		return id
 	}
-	if !add {
-		return -1
-	}
-	id := int32(len(ix.termStr))
-	ix.terms[h] = id
-	ix.termStr = append(ix.termStr, tok)
-	return id
+	return -1
 }
 
 // Len returns the number of documents.
@@ -177,7 +221,7 @@ func (ix *Index) AvgDL() float32 { return ix.avgdl }
 func (ix *Index) DocLen(doc int) int { return int(ix.docLen[doc]) }
 
 // Terms returns the number of distinct terms (token hashes).
-func (ix *Index) Terms() int { return len(ix.termStr) }
+func (ix *Index) Terms() int { return len(ix.idf) }
 
 // Search returns every document sharing at least one token with the query,
 // sorted by score descending, equal scores by document id ascending. The
@@ -200,12 +244,12 @@ func (ix *Index) SearchTokens(qtoks []string) []Match {
 	// (search.rs), minus the zero addends of absent tokens, which leave an
 	// f32 sum unchanged. A repeated query token is added again.
 	for _, t := range qtoks {
-		id := ix.termID(t, false)
+		id := ix.termID(t)
 		if id < 0 {
 			continue
 		}
 		idf := ix.idf[id]
-		for _, p := range ix.post[id] {
+		for _, p := range ix.postings(id) {
 			if scores[p.doc] == 0 {
 				cand = append(cand, p.doc)
 			}
@@ -261,17 +305,15 @@ func (ix *Index) ExplainTokens(qtoks []string, doc int) []TermScore {
 	out := make([]TermScore, 0, len(qtoks))
 	for _, t := range qtoks {
 		ts := TermScore{Token: t}
-		id := ix.termID(t, false)
+		id := ix.termID(t)
 		if id >= 0 {
-			ts.DF = len(ix.post[id])
+			ps := ix.postings(id)
+			ts.DF = len(ps)
 			ts.IDF = ix.idf[id]
-			for _, dt := range ix.docTerm[doc] {
-				if dt.term == id {
-					ts.TF = int(dt.tf)
-					ts.Value = dt.value
-					ts.Score = float32(ts.IDF * ts.Value)
-					break
-				}
+			if k, ok := slices.BinarySearchFunc(ps, int32(doc), func(p posting, d int32) int { return int(p.doc - d) }); ok {
+				ts.TF = int(ps[k].tf)
+				ts.Value = ps[k].value
+				ts.Score = float32(ts.IDF * ts.Value)
 			}
 		} else {
 			ts.IDF = IDF(ix.n, 0)

@@ -19,28 +19,123 @@ import (
 // removed, Snowball English stems. Documents and queries use the same
 // function. The result is nil for text without tokens.
 func Tokenize(text string) []string {
+	var out []string
+	var tk tokenizer
+	tk.each(text, func(tok string) { out = append(out, tok) })
+	return out
+}
+
+// tokenizer runs Tokenize's steps with buffers reused from one text to the
+// next (one per goroutine).
+type tokenizer struct {
+	buf []byte
+}
+
+// each calls fn with every token of text, in order.
+func (tk *tokenizer) each(text string, fn func(tok string)) {
 	if text == "" { // crate: an empty input gives no tokens
-		return nil
+		return
 	}
 	// The same steps as the bleve chain (Analyzer), fused so that no
 	// intermediate token structs are allocated; TestTokenizeMatchesAnalyzer
 	// and FuzzTokenize check that both give the same tokens.
-	b := []byte(text)
-	b = transliterateFilter{}.Filter(b)
+	tk.buf = append(tk.buf[:0], text...)
+	b := transliterateFilter{}.Filter(tk.buf)
 	b = lowercaseFilter{}.Filter(b)
-	var out []string
+	word := func(w []byte) {
+		if _, stop := stopSet[string(w)]; stop {
+			return
+		}
+		fn(stemBytes(w))
+	}
+	if isASCII(b) { // always, after transliteration; checked all the same
+		asciiWords(b, word)
+		return
+	}
 	seg := segment.NewWordSegmenterDirect(b)
 	for seg.Segment() {
-		w := seg.Bytes()
-		if !hasAlphanumeric(w) {
-			continue
+		if w := seg.Bytes(); hasAlphanumeric(w) {
+			word(w)
 		}
-		if _, stop := stopSet[string(w)]; stop {
-			continue
-		}
-		out = append(out, stemBytes(w))
 	}
-	return out
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// Word-break classes of the ASCII characters (Unicode's
+// WordBreakProperty.txt; every other ASCII character is Other, CR, LF,
+// Newline or WSegSpace, which never join a word).
+const (
+	wbOther uint8 = iota
+	wbLetter
+	wbDigit
+	wbExtendNumLet // _
+	wbMidLetter    // :
+	wbMidNumLetQ   // . and ' (MidNumLet, Single_Quote)
+	wbMidNum       // , ;
+)
+
+var asciiWordBreak = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = wbLetter, wbLetter
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = wbDigit
+	}
+	t['_'], t[':'], t['.'], t['\''], t[','], t[';'] = wbExtendNumLet, wbMidLetter, wbMidNumLetQ, wbMidNumLetQ, wbMidNum, wbMidNum
+	return t
+}()
+
+// asciiWords calls fn with each word of ASCII text that contains a letter
+// or a digit, as the UAX #29 segmenter cuts it (wordsTokenizer), without
+// running its state machine. Within ASCII the word rules reduce to: letters,
+// digits and _ join each other (WB5, WB8–WB10, WB13a, WB13b); a : . or '
+// between two letters joins them (WB6, WB7); a , ; . or ' between two
+// digits joins them (WB11, WB12); everything else is a break.
+// TestASCIIWordsMatchSegmenter and FuzzTokenize hold it to the segmenter.
+func asciiWords(b []byte, fn func(w []byte)) {
+	wordish := func(c uint8) bool { return c == wbLetter || c == wbDigit || c == wbExtendNumLet }
+	for i := 0; i < len(b); {
+		if !wordish(asciiWordBreak[b[i]]) {
+			i++
+			continue
+		}
+		start := i
+		alnum := false
+		for {
+			cur := asciiWordBreak[b[i]]
+			alnum = alnum || cur != wbExtendNumLet
+			if i+1 == len(b) {
+				i++
+				break
+			}
+			next := asciiWordBreak[b[i+1]]
+			if wordish(next) {
+				i++
+				continue
+			}
+			if i+2 < len(b) {
+				after := asciiWordBreak[b[i+2]]
+				if cur == wbLetter && after == wbLetter && (next == wbMidLetter || next == wbMidNumLetQ) ||
+					cur == wbDigit && after == wbDigit && (next == wbMidNum || next == wbMidNumLetQ) {
+					i += 2
+					continue
+				}
+			}
+			i++
+			break
+		}
+		if alnum {
+			fn(b[start:i])
+		}
+	}
 }
 
 // analyze runs the bleve chain and returns its terms.

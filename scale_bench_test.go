@@ -1,0 +1,79 @@
+package toolfind_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/cputime"
+	"github.com/toolfind/toolfind/internal/gencat"
+	"github.com/toolfind/toolfind/search"
+)
+
+// scaleSizes are the synthetic catalog sizes of the scale benchmarks; the
+// 100,000-tool figure is a whole-process run (see cmd/toolfind's
+// BenchmarkRankScale).
+var scaleSizes = []int{10_000}
+
+// scaleClients are the default clients, each built and searched alone.
+var scaleClients = []string{"claude", "grok", "codex", "codex-search", "opencode", "opencode-codemode"}
+
+func scaleCatalog(b *testing.B, n int) *corpus.Catalog {
+	b.Helper()
+	cat, err := gencat.Catalog(n, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cat
+}
+
+// BenchmarkBuildScale builds one client's simulator over a synthetic
+// catalog (package gencat): what `rank --client NAME` pays after loading.
+func BenchmarkBuildScale(b *testing.B) {
+	for _, n := range scaleSizes {
+		cat := scaleCatalog(b, n)
+		for _, c := range scaleClients {
+			ps, err := search.Resolve(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(c+"/"+strconv.Itoa(n), func(b *testing.B) {
+				b.ReportAllocs()
+				cpu0 := cputime.Used()
+				for b.Loop() {
+					if _, err := search.Build(ps[0], cat, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+// BenchmarkSearchScale is one query through each client over the same
+// synthetic catalogs.
+func BenchmarkSearchScale(b *testing.B) {
+	for _, n := range scaleSizes {
+		cat := scaleCatalog(b, n)
+		for _, c := range scaleClients {
+			ps, err := search.Resolve(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sim, err := search.Build(ps[0], cat, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(c+"/"+strconv.Itoa(n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := sim.Search(context.Background(), search.Query{Text: "create invoice"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
