@@ -26,13 +26,15 @@ type Entry struct {
 	Builtin bool
 	Runs    []string
 	// Namespace and ToolName are the model-visible MCP names (§1.3a),
-	// Params the normalised input schema (§4), NamespaceDescription the
-	// server instructions as placed on the namespace (§3); MCP entries only.
+	// NamespaceDescription the server instructions as placed on the
+	// namespace (§3); MCP entries only.
 	Namespace            string
 	ToolName             string
-	Params               *omap
 	NamespaceDescription string
 	ToolDescription      string // the MCP description (cut for Agent Plugins)
+	// params is the normalised input schema (§4) as serde_json prints it,
+	// for tool_search's output; only in a search build (buildOptions).
+	params string
 }
 
 // JSON returns the entry as JSON.stringify({name, description}) prints it.
@@ -50,6 +52,11 @@ type AllTools struct {
 // Options that change ALL_TOOLS.
 type buildOptions struct {
 	plugin bool // servers installed as Agent Plugins (§3)
+	// search builds ALL_TOOLS for tool_search, which reads the names, the
+	// MCP descriptions and the normalised schemas but never the exec
+	// declarations: entries get params and no Description (the
+	// TypeScript rendering is skipped).
+	search bool
 }
 
 //go:embed builtins-0.171.0.json
@@ -187,7 +194,7 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 		if !ok {
 			continue // brokenTool already dropped the server
 		}
-		norm, err := normalizeInputSchema(in)
+		norm, err := normalizeOwned(in) // in is a fresh tree
 		if err != nil {
 			diag(corpus.Error, "codex-schema-rejected", t, "", "inputSchema",
 				"Codex skips the tool: its input schema does not fit Codex's schema subset ("+err.Error()+")")
@@ -215,6 +222,13 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 		}
 		cm := codeModeName(q.namespace, q.name)
 		ident := normalizeIdentifier(cm)
+		e := Entry{Name: ident, Tool: t, CodeModeName: cm,
+			Namespace: q.namespace, ToolName: q.name, NamespaceDescription: instr, ToolDescription: desc}
+		if opt.search {
+			e.params = serdeText(norm)
+			list = append(list, e)
+			continue
+		}
 		inType := renderTypeScript(norm)
 		outType := outputType(t)
 		var b strings.Builder
@@ -233,8 +247,8 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 		b.WriteString(outType)
 		b.WriteString(">; };")
 		b.WriteString(execDeclFooter)
-		list = append(list, Entry{Name: ident, Description: b.String(), Tool: t, CodeModeName: cm,
-			Namespace: q.namespace, ToolName: q.name, Params: norm, NamespaceDescription: instr, ToolDescription: desc})
+		e.Description = b.String()
+		list = append(list, e)
 	}
 	seen := map[string]bool{}
 	var entries []Entry

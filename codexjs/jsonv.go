@@ -18,45 +18,93 @@ import (
 // jnum is a JSON number as its literal text.
 type jnum string
 
-// omap is a JSON object with insertion-ordered keys.
+// omap is a JSON object with insertion-ordered keys. Keys and values sit
+// in two parallel slices, found by a linear scan while the object is small
+// (schemas' objects mostly are) and through a map once it has more than
+// omapIndexMin keys.
 type omap struct {
 	keys []string
-	m    map[string]any
+	vals []any
+	idx  map[string]int // key → position; nil while len(keys) ≤ omapIndexMin
 }
 
-func newOmap() *omap { return &omap{m: map[string]any{}} }
+const omapIndexMin = 16
+
+func newOmap() *omap { return &omap{} }
+
+// find returns the position of k, or -1.
+func (o *omap) find(k string) int {
+	if o.idx != nil {
+		if i, ok := o.idx[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, kk := range o.keys {
+		if kk == k {
+			return i
+		}
+	}
+	return -1
+}
 
 func (o *omap) get(k string) (any, bool) {
-	v, ok := o.m[k]
-	return v, ok
+	if i := o.find(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
-func (o *omap) has(k string) bool { _, ok := o.m[k]; return ok }
+// value returns the value of k (nil when absent).
+func (o *omap) value(k string) any {
+	v, _ := o.get(k)
+	return v
+}
+
+func (o *omap) has(k string) bool { return o.find(k) >= 0 }
 
 // set replaces the value of an existing key in place or appends a new key.
 func (o *omap) set(k string, v any) {
-	if _, ok := o.m[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.m[k] = v
-}
-
-func (o *omap) del(k string) {
-	if _, ok := o.m[k]; !ok {
+	if i := o.find(k); i >= 0 {
+		o.vals[i] = v
 		return
 	}
-	delete(o.m, k)
-	for i, kk := range o.keys {
-		if kk == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	switch {
+	case o.idx != nil:
+		o.idx[k] = len(o.keys) - 1
+	case len(o.keys) > omapIndexMin:
+		o.reindex()
+	}
+}
+
+func (o *omap) reindex() {
+	o.idx = make(map[string]int, len(o.keys))
+	for i, k := range o.keys {
+		o.idx[k] = i
+	}
+}
+
+// del removes k; the key and value slices are copied, not shifted in
+// place, so a caller ranging over the old ones is not disturbed.
+func (o *omap) del(k string) {
+	i := o.find(k)
+	if i < 0 {
+		return
+	}
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+	o.vals = append(o.vals[:i:i], o.vals[i+1:]...)
+	if o.idx != nil {
+		delete(o.idx, k)
+		for j := i; j < len(o.keys); j++ {
+			o.idx[o.keys[j]] = j
 		}
 	}
 }
 
 func (o *omap) clear() {
-	o.keys = nil
-	o.m = map[string]any{}
+	o.keys, o.vals, o.idx = nil, nil, nil
 }
 
 func (o *omap) len() int { return len(o.keys) }
@@ -80,7 +128,7 @@ func fromOJSON(v ojson.Value) any {
 		}
 		return out
 	case ojson.Object:
-		o := newOmap()
+		o := &omap{keys: make([]string, 0, len(v.Members)), vals: make([]any, 0, len(v.Members))}
 		for _, m := range v.Members {
 			o.set(m.Key, fromOJSON(m.Value))
 		}
@@ -99,9 +147,12 @@ func deepCopy(v any) any {
 		}
 		return out
 	case *omap:
-		o := &omap{keys: append([]string(nil), t.keys...), m: make(map[string]any, len(t.m))}
-		for k, e := range t.m {
-			o.m[k] = deepCopy(e)
+		o := &omap{keys: append([]string(nil), t.keys...), vals: make([]any, len(t.vals))}
+		for i, e := range t.vals {
+			o.vals[i] = deepCopy(e)
+		}
+		if t.idx != nil {
+			o.reindex()
 		}
 		return o
 	}
@@ -179,12 +230,56 @@ func serdeJSON(b *strings.Builder, v any) {
 			}
 			serdeString(b, k)
 			b.WriteByte(':')
-			serdeJSON(b, t.m[k])
+			serdeJSON(b, t.vals[i])
 		}
 		b.WriteByte('}')
 	default:
 		panic(fmt.Sprintf("codexjs: unexpected JSON tree node %T", v))
 	}
+}
+
+// serdeLen is len(serdeText(v)), counted without building the text.
+func serdeLen(v any) int {
+	switch t := v.(type) {
+	case nil:
+		return len("null")
+	case bool:
+		if t {
+			return len("true")
+		}
+		return len("false")
+	case jnum:
+		return len(t)
+	case string:
+		return serdeStringLen(t)
+	case []any:
+		n := 2 + max(len(t)-1, 0) // brackets, commas
+		for _, e := range t {
+			n += serdeLen(e)
+		}
+		return n
+	case *omap:
+		n := 2 + max(len(t.keys)-1, 0) // braces, commas
+		for i, k := range t.keys {
+			n += serdeStringLen(k) + 1 + serdeLen(t.vals[i])
+		}
+		return n
+	}
+	panic(fmt.Sprintf("codexjs: unexpected JSON tree node %T", v))
+}
+
+// serdeStringLen is the length of s quoted by serdeString.
+func serdeStringLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+			n++ // a two-byte escape
+		case c < 0x20:
+			n += 5 // \u00xx
+		}
+	}
+	return n
 }
 
 func serdeText(v any) string {

@@ -33,7 +33,12 @@ var (
 // object. The error is what makes Codex skip the tool (§4.2: a value that
 // does not fit the allowed subset, or a singleton null type).
 func normalizeInputSchema(input *omap) (*omap, error) {
-	v := deepCopy(input).(*omap)
+	return normalizeOwned(deepCopy(input).(*omap))
+}
+
+// normalizeOwned is normalizeInputSchema on a tree that is the caller's to
+// give up: it is rewritten in place.
+func normalizeOwned(v *omap) (*omap, error) {
 	// §4.1 pre-patch: a missing or null top-level "properties" becomes {}.
 	if p, ok := v.get("properties"); !ok || p == nil {
 		v.set("properties", newOmap())
@@ -41,8 +46,15 @@ func normalizeInputSchema(input *omap) (*omap, error) {
 	var root any = v
 	sanitizeSchema(&root)
 	pruneUnreachableDefinitions(root)
-	compactLargeSchema(&root)
-	return canonicalSchema(root, true)
+	out, err := compactLargeSchema(&root)
+	if err != nil {
+		return nil, err
+	}
+	// canonicalSchema's top-level check, on the form already computed.
+	if t, ok := out.get("type"); ok && t == "null" {
+		return nil, errSingletonNull
+	}
+	return out, nil
 }
 
 // sanitizeSchema is §4.3, children before the parent.
@@ -60,10 +72,8 @@ func sanitizeSchema(p *any) {
 	case *omap:
 		if props, ok := t.get("properties"); ok {
 			if pm, ok := props.(*omap); ok {
-				for _, k := range pm.keys {
-					v := pm.m[k]
-					sanitizeSchema(&v)
-					pm.m[k] = v
+				for i := range pm.vals {
+					sanitizeSchema(&pm.vals[i])
 				}
 			}
 		}
@@ -80,10 +90,8 @@ func sanitizeSchema(p *any) {
 		for _, table := range definitionTables {
 			if d, ok := t.get(table); ok {
 				if dm, ok := d.(*omap); ok {
-					for _, k := range dm.keys {
-						v := dm.m[k]
-						sanitizeSchema(&v)
-						dm.m[k] = v
+					for i := range dm.vals {
+						sanitizeSchema(&dm.vals[i])
 					}
 				} else {
 					// A definition table that is not an object (null
@@ -143,7 +151,7 @@ func sanitizeSchema(p *any) {
 func sanitizeKey(t *omap, k string) {
 	if v, ok := t.get(k); ok {
 		sanitizeSchema(&v)
-		t.m[k] = v
+		t.set(k, v)
 	}
 }
 
@@ -195,33 +203,29 @@ func hasComposition(t *omap) bool {
 func forEachSchemaChild(t *omap, defs bool, visit func(p *any)) {
 	if props, ok := t.get("properties"); ok {
 		if pm, ok := props.(*omap); ok {
-			for _, k := range pm.keys {
-				v := pm.m[k]
-				visit(&v)
-				pm.m[k] = v
+			for i := range pm.vals {
+				visit(&pm.vals[i])
 			}
 		}
 	}
 	for _, k := range schemaChildKeys {
 		if v, ok := t.get(k); ok {
 			visit(&v)
-			t.m[k] = v
+			t.set(k, v)
 		}
 	}
 	if ap, ok := t.get("additionalProperties"); ok {
 		if _, isBool := ap.(bool); !isBool {
 			visit(&ap)
-			t.m["additionalProperties"] = ap
+			t.set("additionalProperties", ap)
 		}
 	}
 	if defs {
 		for _, table := range definitionTables {
 			if d, ok := t.get(table); ok {
 				if dm, ok := d.(*omap); ok {
-					for _, k := range dm.keys {
-						v := dm.m[k]
-						visit(&v)
-						dm.m[k] = v
+					for i := range dm.vals {
+						visit(&dm.vals[i])
 					}
 				}
 			}
@@ -358,8 +362,8 @@ func pruneUnreachableDefinitions(root any) {
 			if p, ok := refOf(t); ok {
 				pending = append(pending, p)
 			}
-			for _, k := range t.keys {
-				all(t.m[k])
+			for _, v := range t.vals {
+				all(v)
 			}
 		}
 	}
@@ -412,26 +416,20 @@ func refOf(t *omap) (defPointer, bool) {
 }
 
 // compactLargeSchema is §4.5: up to four passes, each only while the
-// canonical compact size is over 5,000 bytes.
-func compactLargeSchema(root *any) {
+// canonical compact size is over 5,000 bytes. A schema that does not
+// deserialize counts as fitting (size 0). It returns the canonical form of
+// the result, canonicalSchema(root, false), which every pass's size check
+// computes anyway.
+func compactLargeSchema(root *any) (*omap, error) {
 	passes := []func(*any){stripDescriptions, dropDefinitions, func(p *any) { collapseDeep(p, 0) }, pruneCompositions}
 	for _, pass := range passes {
-		if canonicalSize(*root) <= maxCompactSchemaBytes {
-			return
+		c, err := canonicalSchema(*root, false)
+		if err != nil || serdeLen(c) <= maxCompactSchemaBytes {
+			return c, err
 		}
 		pass(root)
 	}
-}
-
-// canonicalSize is the byte length of the schema deserialized into the
-// allowed subset and re-serialized compactly; 0 ("fits") when it does not
-// deserialize (§4.5).
-func canonicalSize(v any) int {
-	c, err := canonicalSchema(v, false)
-	if err != nil {
-		return 0
-	}
-	return len(serdeText(c))
+	return canonicalSchema(*root, false)
 }
 
 // Pass 1: every schema object loses its "description" keyword.
@@ -691,7 +689,7 @@ func canonMap(x any, path string) (*omap, error) {
 	sort.Strings(keys)
 	out := newOmap()
 	for _, k := range keys {
-		c, err := canon(m.m[k], path+"."+k)
+		c, err := canon(m.value(k), path+"."+k)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package codexjs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -209,7 +210,11 @@ func FuzzNormalizeInputSchema(f *testing.F) {
 		if err != nil || v.Kind != ojson.Object {
 			return
 		}
-		n, err := normalizeInputSchema(fromOJSON(v).(*omap))
+		tree := fromOJSON(v).(*omap)
+		if got, want := serdeLen(tree), len(serdeText(tree)); got != want {
+			t.Fatalf("serdeLen %d, serialized %d bytes", got, want)
+		}
+		n, err := normalizeInputSchema(tree)
 		if err != nil {
 			return
 		}
@@ -253,5 +258,54 @@ func TestDeclarationVectors(t *testing.T) {
 	out := ts(t, `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
 	if in != "{ city: string; }" || out != "{ ok: boolean; }" {
 		t.Errorf("hidden_dynamic_tool: %s / %s", in, out)
+	}
+}
+
+// TestSerdeLen: the counted length equals the serialized one, escapes
+// included (\" and \\ and \n are 2 bytes, \u0001 is 6).
+func TestSerdeLen(t *testing.T) {
+	for _, in := range []string{`{}`, `[]`, `null`, `{"a":[1,true,false,null,"x"]}`,
+		`{"q\"b\\s":"line\nnext\ttab\u0001\u001f end"}`, `[1.0e+21,-0,{"k":{}}]`} {
+		v := parseTree(t, in)
+		if got, want := serdeLen(v), len(serdeText(v)); got != want {
+			t.Errorf("%s: serdeLen %d, serialized %d", in, got, want)
+		}
+	}
+	// By hand: {"a":"\n"} is { + "a" (3) + : + "\n" (4) + } = 10 bytes.
+	if n := serdeLen(parseTree(t, `{"a":"\n"}`)); n != 10 {
+		t.Errorf(`serdeLen({"a":"\n"}) = %d, want 10`, n)
+	}
+}
+
+// TestOmapLarge: past omapIndexMin keys the index map takes over lookups;
+// set, get, del and deepCopy keep insertion order and positions right.
+func TestOmapLarge(t *testing.T) {
+	o := newOmap()
+	for i := 0; i < 40; i++ {
+		o.set(fmt.Sprintf("k%02d", i), i)
+	}
+	o.set("k05", "five") // in place
+	o.del("k10")
+	o.del("k00")
+	o.del("absent")
+	c := deepCopy(o).(*omap)
+	for _, m := range []*omap{o, c} {
+		if m.len() != 38 || m.keys[0] != "k01" || m.keys[8] != "k09" || m.keys[9] != "k11" {
+			t.Fatalf("keys %v", m.keys)
+		}
+		for i, k := range m.keys {
+			if m.find(k) != i {
+				t.Fatalf("find(%s) = %d, want %d", k, m.find(k), i)
+			}
+		}
+		if v, _ := m.get("k05"); v != "five" {
+			t.Errorf("k05 = %v", v)
+		}
+		if v, ok := m.get("k39"); !ok || v != 39 {
+			t.Errorf("k39 = %v %v", v, ok)
+		}
+		if m.has("k10") || m.has("k00") {
+			t.Error("deleted keys still found")
+		}
 	}
 }

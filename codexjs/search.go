@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/bm25"
 	"github.com/toolfind/toolfind/search/intent"
@@ -72,7 +73,7 @@ func NewToolSearch(cat *corpus.Catalog, opts search.Options) (*ToolSearch, error
 	if err != nil {
 		return nil, err
 	}
-	ts := &ToolSearch{all: BuildAllTools(cat, plugin)}
+	ts := &ToolSearch{all: buildAllTools(cat, buildOptions{plugin: plugin, search: true})}
 	// Documents in registration order (raw identity: server, then tool).
 	var mcp []*Entry
 	for i := range ts.all.Entries {
@@ -120,14 +121,14 @@ func SearchText(e *Entry) string {
 	if s := strings.TrimSpace(e.NamespaceDescription); s != "" {
 		parts = append(parts, s)
 	}
-	if in, ok := inputSchemaObject(t); ok {
-		if p, ok := in.get("properties"); ok {
-			if pm, ok := p.(*omap); ok {
-				names := append([]string(nil), pm.keys...)
-				sort.Strings(names)
-				parts = append(parts, names...)
-			}
-		}
+	// The input schema is an object (Codex dropped the tool otherwise);
+	// its "properties" keys in first-appearance order are the keys of
+	// the serde_json map (preserve_order: a repeated key keeps its first
+	// position), which are then sorted.
+	if props, ok := t.Value.Lookup("inputSchema").Get("properties"); ok && props.Kind == ojson.Object {
+		names := props.Keys()
+		sort.Strings(names)
+		parts = append(parts, names...)
 	}
 	return strings.Join(parts, " ")
 }
@@ -232,7 +233,7 @@ func (s *ToolSearch) output(matches []bm25.Match, limit int) string {
 		desc := ""
 		if d.entry != nil {
 			desc = d.entry.ToolDescription
-			params = serdeText(d.entry.Params)
+			params = d.entry.params
 		}
 		serdeString(&b, desc)
 		b.WriteString(`,"strict":false,"defer_loading":true,"parameters":`)

@@ -200,11 +200,11 @@ func (r *tsRenderer) renderRef(m *omap) string {
 		return "unknown"
 	}
 	siblings := newOmap()
-	for _, k := range m.keys {
+	for i, k := range m.keys {
 		if k == "$ref" || k == "$defs" || k == "definitions" {
 			continue
 		}
-		siblings.set(k, m.m[k])
+		siblings.set(k, m.vals[i])
 	}
 	if !hasRenderableKeywords(siblings) {
 		return referenced
@@ -440,7 +440,7 @@ func (r *tsRenderer) renderObject(m *omap) string {
 	sort.Strings(names)
 	multi := false
 	for _, n := range names {
-		if d, ok := propertyDescription(props.m[n]); ok && d != "" {
+		if d, ok := propertyDescription(props.value(n)); ok && d != "" {
 			multi = true
 			break
 		}
@@ -451,7 +451,7 @@ func (r *tsRenderer) renderObject(m *omap) string {
 			return "unknown"
 		}
 		for _, n := range names {
-			v := props.m[n]
+			v := props.value(n)
 			if d, ok := propertyDescription(v); ok {
 				for _, line := range rustLines(d) {
 					line = strings.TrimSpace(line)
@@ -474,7 +474,7 @@ func (r *tsRenderer) renderObject(m *omap) string {
 		return strings.Join(lines, "\n")
 	}
 	for _, n := range names {
-		p := r.renderProperty(n, props.m[n], required)
+		p := r.renderProperty(n, props.value(n), required)
 		if r.exhausted || !r.pushLine(&lines, p) {
 			return "unknown"
 		}
@@ -518,8 +518,8 @@ func literalUpperBound(v any) int {
 		return n
 	case *omap:
 		n := 2
-		for _, k := range t.keys {
-			n += 4 + len(k)*6 + literalUpperBound(t.m[k])
+		for i, k := range t.keys {
+			n += 4 + len(k)*6 + literalUpperBound(t.vals[i])
 		}
 		return n
 	}
