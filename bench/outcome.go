@@ -67,6 +67,10 @@ type Outcome struct {
 	index int // the query's position in its set
 }
 
+// QueryIndex is the position of the outcome's query in the query set Run
+// was given (0 for an outcome read back from JSON).
+func (o *Outcome) QueryIndex() int { return o.index }
+
 // ToolOutcome is one expected tool of one query for one client row.
 type ToolOutcome struct {
 	Tool         corpus.ToolID `json:"tool"`

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolfind/toolfind"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/corpus/live"
+	"github.com/toolfind/toolfind/internal/outfile"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/suggest"
+	"github.com/toolfind/toolfind/writer"
+)
+
+func init() { commands = append(commands, newSuggestCmd) }
+
+// suggestOptions are the flags of `toolfind suggest`.
+type suggestOptions struct {
+	io           *IOStreams
+	global       *globalOptions
+	queries      string
+	written      string
+	writer       string
+	format       string
+	out          string
+	writeCatalog string
+	patch        string
+	holdout      float64
+	seed         uint64
+	descBudget   int
+	hintWords    int
+	rename       bool
+	workers      int
+	wf           *writerFlags
+}
+
+func newSuggestCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	opts := &suggestOptions{io: ios, global: g}
+	cmd := &cobra.Command{
+		Use:   "suggest --queries FILE",
+		Short: "Find edits that make missed tools findable, each proven by re-simulation",
+		Long: `Suggest finds, for every expected tool that some client misses on a query set, edits
+that make it findable, least intrusive first: words in Claude's search hint
+(_meta["anthropic/searchHint"]), words at the front of the description (where every
+client's cut keeps them), a clearer title, and (with --rename) a rename, which breaks
+callers. The words come from the missed prompts and the calls written for them.
+
+Every candidate is applied to a copy of the catalog and every selected client is
+re-simulated, the writer included: an edit is kept only if it fixes misses and no other
+(prompt, client) pair loses its tool. The kept edits are then checked on the whole
+corpus again. The "after" figures are what 'toolfind bench' reports on the catalog
+--write-catalog writes. --holdout learns on part of the queries and reports the rest.
+
+It takes the catalog and the query set exactly as bench does (--queries with --writer,
+or --written).`,
+		Example: `  toolfind suggest
+  toolfind suggest --catalog azure.json --queries azure-e2e.jsonl --writer heuristic --write-catalog azure-edited.json
+  toolfind suggest --catalog mongodb.json --queries q.jsonl --writer heuristic --holdout 0.5 --format markdown
+  toolfind suggest --server 'npx -y @modelcontextprotocol/server-everything' --queries q.jsonl --patch fix.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runSuggest(cmd, opts) },
+	}
+	addVerbose(cmd, g)
+	f := cmd.Flags()
+	f.StringVar(&opts.queries, "queries", "", "query set `FILE` (JSON Lines); default: the demo set on the demo catalog")
+	f.StringVar(&opts.written, "written", "", "replay the model calls of a written-queries `FILE` instead of --queries")
+	f.StringVar(&opts.writer, "writer", "", "who writes each client's search call: verbatim, heuristic, model or command (default: the query text is the search)")
+	f.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
+	f.StringVarP(&opts.out, "out", "o", "", "write the report to `FILE` instead of standard output")
+	f.StringVar(&opts.writeCatalog, "write-catalog", "", "write the edited catalog to `FILE`")
+	f.StringVar(&opts.patch, "patch", "", "write a JSON Merge Patch (RFC 7386) from the input catalog to the edited one to `FILE`")
+	f.Float64Var(&opts.holdout, "holdout", 0, "hold out this `SHARE` of the queries (e.g. 0.5): learn edits on the rest, report both")
+	f.Uint64Var(&opts.seed, "seed", 1, "seed of the --holdout split")
+	f.IntVar(&opts.descBudget, "description-budget", suggest.DefaultDescriptionBudget, "characters a description may grow by")
+	f.IntVar(&opts.hintWords, "hint-words", suggest.DefaultHintWords, "words a search hint may gain")
+	f.BoolVar(&opts.rename, "rename", false, "also try renames (breaking: callers use the name)")
+	f.IntVar(&opts.workers, "workers", 0, "searches run at once (0: one per CPU)")
+	opts.wf = addWriterFlags(f)
+	return cmd
+}
+
+func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
+	format, err := suggest.ParseFormat(o.format)
+	if err != nil {
+		return usageError("--format: %v", err)
+	}
+	switch {
+	case o.written != "" && o.queries != "":
+		return usageError("--written and --queries: give one (a written file holds its prompts)")
+	case o.written != "" && o.writer != "":
+		return usageError("--written and --writer: the calls of a written file are already written")
+	case o.holdout < 0 || o.holdout >= 1:
+		return usageError("--holdout %v: want a share of the queries, at least 0 and below 1", o.holdout)
+	case o.descBudget < 1:
+		return usageError("--description-budget %d: must be 1 or more", o.descBudget)
+	case o.hintWords < 1:
+		return usageError("--hint-words %d: must be 1 or more", o.hintWords)
+	case o.workers < 0:
+		return usageError("--workers %d: must be 0 (one per CPU) or more", o.workers)
+	case o.global.limit < 0:
+		return usageError("--limit %d: must be 0 (client default) or more", o.global.limit)
+	}
+	if err := o.wf.check(o.writer); err != nil {
+		return err
+	}
+	g := o.global
+	singleFile := len(g.catalogs) == 1 && !g.source.live() && isFile(g.catalogs[0])
+	liveOnly := len(g.catalogs) == 0 && g.source.live()
+	if o.patch != "" && !singleFile && !liveOnly {
+		return usageError("--patch needs one catalog file or live servers only (a patch is made against one document); use --write-catalog")
+	}
+	outs := map[string]string{"out": o.out, "write-catalog": o.writeCatalog, "patch": o.patch}
+	files := map[string]*outFileRef{}
+	for _, flag := range []string{"out", "write-catalog", "patch"} {
+		f, err := openOut(flag, outs[flag])
+		if err != nil {
+			return err
+		}
+		files[flag] = &outFileRef{f: f}
+		defer abortOut(f)
+	}
+	ctx := cmd.Context()
+	// The catalog, and the document the edits are written into.
+	var cat *corpus.Catalog
+	var doc []byte
+	docName := "catalog"
+	if liveOnly {
+		if _, err := g.source.sources(); err != nil {
+			return err
+		}
+		snaps, err := g.source.snapshots(ctx)
+		if err != nil {
+			return err
+		}
+		if cat, err = live.Merge(nil, snaps); err != nil {
+			return badInput(fmt.Errorf("merging live servers: %w", err))
+		}
+		var b bytes.Buffer
+		if err := live.WriteCatalog(&b, snaps); err != nil {
+			return err
+		}
+		doc, docName = b.Bytes(), "snapshot"
+	} else {
+		if cat, err = g.loadCatalog(ctx); err != nil {
+			return err
+		}
+		if singleFile {
+			if doc, err = os.ReadFile(g.catalogs[0]); err != nil {
+				return badInput(err)
+			}
+			docName = g.catalogs[0]
+		} else {
+			doc = suggest.CatalogDocument(cat)
+		}
+	}
+	// The queries and the writer, exactly as bench takes them.
+	var qs *corpus.QuerySet
+	var w writer.Writer
+	if o.written != "" {
+		lines, err := writer.ReadFile(o.written)
+		if err != nil {
+			return badInput(err)
+		}
+		if qs, err = writer.QuerySet(o.written, lines, cat); err != nil {
+			return badInput(err)
+		}
+		if len(qs.Queries) == 0 {
+			return badInput(fmt.Errorf("%s: no calls", o.written))
+		}
+		rp := writer.NewReplay(lines)
+		w = rp
+		if !cmd.Flags().Changed("client") {
+			g.clients = strings.Join(rp.Clients(), ",")
+		}
+	} else {
+		b := &benchOptions{io: o.io, global: g, queries: o.queries}
+		if qs, err = b.loadQueries(cat); err != nil {
+			return err
+		}
+		if o.writer != "" {
+			ww, done, err := o.wf.writerFromFlags(o.writer, g, o.io.ErrOut)
+			if err != nil {
+				return err
+			}
+			defer done()
+			if qs, err = o.wf.expand(qs); err != nil {
+				return err
+			}
+			o.workers = writerWorkers(ww, o.workers)
+			w = ww
+		}
+	}
+	// The first build checks the flags (and reports option mistakes).
+	if _, err := g.simulators(cat); err != nil {
+		return err
+	}
+	clientOpts, err := g.options()
+	if err != nil {
+		return err
+	}
+	build := func(c *corpus.Catalog) ([]search.Simulator, error) {
+		return toolfind.ClientsWith(c, g.clients, clientOpts, nil)
+	}
+	ph := g.run().begin("suggest", 0, false)
+	phaseName := ""
+	sopts := suggest.Options{
+		Limit: g.limit, Workers: o.workers, Writer: w,
+		DescriptionBudget: o.descBudget, HintWords: o.hintWords, Rename: o.rename,
+		Holdout: o.holdout, Seed: o.seed,
+		Progress: func(phase string, done, total int) {
+			if phase != phaseName {
+				phaseName = phase
+			}
+			if total > 0 {
+				ph.total = int64(total)
+				ph.set(int64(done))
+			}
+		},
+	}
+	rep, err := suggest.Suggest(ctx, cat, build, qs, sopts)
+	if err != nil {
+		return err
+	}
+	ph.end(fmt.Sprintf("%d %s kept of %d tried, %d searches", len(rep.Edits), plural(len(rep.Edits), "edit", "edits"), rep.Tried, rep.Searches))
+
+	if f := files["out"].f; f != nil {
+		if err := rep.Write(f, format); err != nil {
+			return badInput(fmt.Errorf("--out %v", err))
+		}
+		if err := commitOut("out", f); err != nil {
+			return err
+		}
+	} else if err := rep.Write(o.io.Out, format); err != nil {
+		return badInput(fmt.Errorf("writing the report: %w", err))
+	}
+	if o.writeCatalog == "" && o.patch == "" {
+		return nil
+	}
+	edited, patch, err := suggest.EditDocument(docName, doc, rep.Edits)
+	if err != nil {
+		return err
+	}
+	if f := files["write-catalog"].f; f != nil {
+		if _, err := f.Write(edited); err != nil {
+			return badInput(fmt.Errorf("--write-catalog %v", err))
+		}
+		if err := commitOut("write-catalog", f); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.io.ErrOut, "%s: the %s with %d %s\n", esc(o.writeCatalog), docName, len(rep.Edits), plural(len(rep.Edits), "tool edited", "tools edited"))
+	}
+	if f := files["patch"].f; f != nil {
+		if _, err := f.Write(patch); err != nil {
+			return badInput(fmt.Errorf("--patch %v", err))
+		}
+		if err := commitOut("patch", f); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.io.ErrOut, "%s: JSON Merge Patch (RFC 7386) against %s\n", esc(o.patch), esc(docName))
+	}
+	return nil
+}
+
+// outFileRef holds an output opened before the work.
+type outFileRef struct{ f *outfile.File }
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}

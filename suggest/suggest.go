@@ -1,0 +1,723 @@
+package suggest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/toolfind/toolfind/bench"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/writer"
+)
+
+// Defaults of Options.
+const (
+	// DefaultDescriptionBudget bounds how many characters an edit may add
+	// to a description, so that a suggestion never becomes keyword
+	// stuffing.
+	DefaultDescriptionBudget = 160
+	// DefaultHintWords bounds the words an edit adds to a search hint.
+	DefaultHintWords = 8
+	// maxDescriptionWords bounds the words put at the front of a
+	// description: a lead-in, not a keyword list.
+	maxDescriptionWords = 4
+	// titleBudget bounds the characters a title edit adds.
+	titleBudget = 60
+	// maxRejectedShown bounds the regressions kept per rejected edit.
+	maxRejectedShown = 5
+	// maxRepairs bounds the whole-corpus verifications after the search.
+	maxRepairs = 12
+)
+
+// Builder builds the selected clients' simulators over a catalog.
+type Builder func(cat *corpus.Catalog) ([]search.Simulator, error)
+
+// Options tune Suggest.
+type Options struct {
+	// Limit and Workers are bench.Options' (0: each client's default; one
+	// worker per CPU).
+	Limit, Workers int
+	// Writer writes each client's calls from the prompt (package writer);
+	// nil means the query text is the search, as in bench without one.
+	Writer writer.Writer
+	// DescriptionBudget is how many characters a description may grow by
+	// (0: DefaultDescriptionBudget); HintWords how many words a search
+	// hint may gain (0: DefaultHintWords).
+	DescriptionBudget, HintWords int
+	// Rename allows renames, the last resort: they break callers.
+	Rename bool
+	// Holdout, when above 0, holds that share of the queries out (a seeded
+	// shuffle): edits are learned on the rest and the report says what
+	// they do on the held-out part.
+	Holdout float64
+	Seed    uint64
+	// Progress, when set, is called as the work goes on (serialised).
+	Progress func(phase string, done, total int)
+}
+
+// pairKey is one (query, client row) pair.
+type pairKey struct {
+	q   int
+	row string
+}
+
+// state is the search's view of one catalog: the found-probability of
+// every pair, and what was written and shown.
+type state struct {
+	// found is each row's found@limit as bench reports it (whole-corpus
+	// runs only).
+	found map[string]float64
+	p     map[pairKey]float64
+	calls map[pairKey][]json.RawMessage
+	shown map[pairKey][]corpus.ToolID // OutrankedBy: what was shown instead
+}
+
+// engine carries one Suggest run.
+type engine struct {
+	ctx   context.Context
+	build Builder
+	qs    *corpus.QuerySet
+	opts  Options
+	rows  []string // primary row labels, in report order
+	// promptStems[q] are the stems of query q's prompt.
+	promptStems []map[string]bool
+	// claudeRows are the rows of Claude Code (search hints are Claude's
+	// only); searchRows those of Codex's tool_search (titles).
+	claudeRows, titleRows map[string]bool
+	searches              int
+	stemCache             map[string]map[string]bool
+}
+
+// callStems is stemsOf with a cache: calls repeat across candidates.
+func (e *engine) callStems(text string) map[string]bool {
+	if m, ok := e.stemCache[text]; ok {
+		return m
+	}
+	if e.stemCache == nil {
+		e.stemCache = map[string]map[string]bool{}
+	}
+	m := stemsOf(text)
+	e.stemCache[text] = m
+	return m
+}
+
+// Suggest finds edits that make the expected tools of qs findable by
+// more of the clients build makes, verifies each by re-simulation, and
+// reports them (see the package doc).
+func Suggest(ctx context.Context, cat *corpus.Catalog, build Builder, qs *corpus.QuerySet, opts Options) (*Report, error) {
+	if qs == nil || len(qs.Queries) == 0 {
+		return nil, errors.New("suggest: no queries")
+	}
+	if opts.Holdout < 0 || opts.Holdout >= 1 {
+		return nil, fmt.Errorf("suggest: holdout %v: want a share between 0 and 1", opts.Holdout)
+	}
+	if opts.DescriptionBudget <= 0 {
+		opts.DescriptionBudget = DefaultDescriptionBudget
+	}
+	if opts.HintWords <= 0 {
+		opts.HintWords = DefaultHintWords
+	}
+	e := &engine{ctx: ctx, build: build, qs: qs, opts: opts, claudeRows: map[string]bool{}, titleRows: map[string]bool{}}
+	for _, q := range qs.Queries {
+		e.promptStems = append(e.promptStems, stemsOf(q.Text))
+	}
+	all := make([]int, len(qs.Queries))
+	for i := range all {
+		all[i] = i
+	}
+	learn, held := all, []int(nil)
+	if opts.Holdout > 0 {
+		learn, held = split(len(all), opts.Holdout, opts.Seed)
+	}
+
+	e.progress("before", 0, 1)
+	before, err := e.eval(cat, all, true)
+	if err != nil {
+		return nil, err
+	}
+	e.progress("before", 1, 1)
+	s := &search_{engine: e, base: cat, cur: cat, origQS: qs, learn: learn, before: before, state: before.clone(), edits: map[toolRef]*ToolEdit{}}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	after, final, err := s.verify(all)
+	if err != nil {
+		return nil, err
+	}
+	return s.report(final, before, after, all, learn, held)
+}
+
+func (e *engine) progress(phase string, done, total int) {
+	if e.opts.Progress != nil {
+		e.opts.Progress(phase, done, total)
+	}
+}
+
+// split shuffles 0..n-1 with the seed and holds out the first share.
+func split(n int, share float64, seed uint64) (learn, held []int) {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	r := rand.New(rand.NewPCG(seed, 0x70_6f_6f_6c_66_69_6e_64))
+	r.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	k := int(float64(n)*share + 0.5)
+	held, learn = append([]int(nil), idx[:k]...), append([]int(nil), idx[k:]...)
+	sort.Ints(held)
+	sort.Ints(learn)
+	return learn, held
+}
+
+func (s *state) clone() *state {
+	c := &state{p: make(map[pairKey]float64, len(s.p)), calls: make(map[pairKey][]json.RawMessage, len(s.calls)),
+		shown: make(map[pairKey][]corpus.ToolID, len(s.shown))}
+	for k, v := range s.p {
+		c.p[k] = v
+	}
+	for k, v := range s.calls {
+		c.calls[k] = v
+	}
+	for k, v := range s.shown {
+		c.shown[k] = v
+	}
+	return c
+}
+
+// merge overwrites s with the pairs of sub.
+func (s *state) merge(sub *state) {
+	for k, v := range sub.p {
+		s.p[k] = v
+	}
+	for k, v := range sub.calls {
+		s.calls[k] = v
+	}
+	for k, v := range sub.shown {
+		s.shown[k] = v
+	}
+}
+
+// eval runs every client over the queries at idx on cat (bench.Run with
+// the writer) and returns each pair's found-probability. first records
+// the primary rows.
+func (e *engine) eval(cat *corpus.Catalog, idx []int, first bool) (*state, error) {
+	st := &state{p: map[pairKey]float64{}, calls: map[pairKey][]json.RawMessage{}, shown: map[pairKey][]corpus.ToolID{}}
+	if len(idx) == 0 {
+		return st, nil
+	}
+	sims, err := e.build(cat)
+	if err != nil {
+		return nil, err
+	}
+	sub := &corpus.QuerySet{Source: e.qs.Source, Queries: make([]corpus.Query, len(idx))}
+	for i, q := range idx {
+		sub.Queries[i] = e.qs.Queries[q]
+	}
+	bo := bench.Options{Limit: e.opts.Limit, Workers: e.opts.Workers}
+	if e.opts.Writer != nil {
+		bo.Writers = []writer.Writer{e.opts.Writer}
+	}
+	rep, err := bench.Run(e.ctx, sims, sub, bo)
+	if err != nil {
+		return nil, err
+	}
+	e.searches += len(idx) * len(sims)
+	primary := map[string]bool{}
+	st.found = map[string]float64{}
+	for _, c := range rep.Clients {
+		if !c.Variant {
+			primary[c.Client] = true
+			st.found[c.Client] = c.FoundAtLimit
+			if first {
+				e.rows = append(e.rows, c.Client)
+			}
+		}
+	}
+	if first {
+		for _, s := range sims {
+			switch s.Client().Name {
+			case "claude":
+				e.claudeRows[s.Client().String()] = true
+			case "codex-search":
+				e.titleRows[s.Client().String()] = true
+			}
+		}
+	}
+	for i := range rep.Outcomes {
+		o := &rep.Outcomes[i]
+		if !primary[o.Client] || len(o.Expect) == 0 {
+			continue
+		}
+		k := pairKey{idx[o.QueryIndex()], o.Client}
+		st.p[k] = o.PWithinLimit
+		st.calls[k] = o.Calls
+		st.shown[k] = o.OutrankedBy
+	}
+	return st, nil
+}
+
+// affected lists the queries an edit adding stems to tool t can change:
+// those expecting t, and those whose prompt or written calls use one of
+// the stems. (Other queries can move only through a collection statistic
+// such as BM25's average length; the final whole-corpus verification
+// catches those.)
+func (s *search_) affected(t corpus.ToolID, stems []string) []int {
+	var out []int
+	for _, q := range s.learn {
+		hit := false
+		for _, id := range s.engine.qs.Queries[q].Expect {
+			if id == t {
+				hit = true
+			}
+		}
+		for _, st := range stems {
+			if hit {
+				break
+			}
+			if s.engine.promptStems[q][st] {
+				hit = true
+			}
+		}
+		for _, row := range s.engine.rows {
+			if hit {
+				break
+			}
+			for _, text := range callTexts(s.state.calls[pairKey{q, row}]) {
+				cs := s.callStems(text)
+				for _, st := range stems {
+					if cs[st] {
+						hit = true
+					}
+				}
+			}
+		}
+		if hit {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// search_ is the greedy search over edits.
+type search_ struct {
+	*engine
+	base, cur *corpus.Catalog
+	origQS    *corpus.QuerySet
+	learn     []int
+	before    *state
+	state     *state
+	edits     map[toolRef]*ToolEdit
+	order     []toolRef // edited tools, in the order first edited
+	rejected  []Rejected
+	tried     int
+}
+
+// missedPairs returns the learning pairs where some expected tool is
+// t and no expected tool is certainly shown.
+func (s *search_) missedPairs(t corpus.ToolID) []pairKey {
+	var out []pairKey
+	for _, q := range s.learn {
+		exp := false
+		for _, id := range s.qs.Queries[q].Expect {
+			if id == t {
+				exp = true
+			}
+		}
+		if !exp {
+			continue
+		}
+		for _, row := range s.rows {
+			k := pairKey{q, row}
+			if p, ok := s.state.p[k]; ok && p < 1-eps {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+const eps = 1e-9
+
+// targets lists the tools with missed pairs, most missed first.
+func (s *search_) targets() []corpus.ToolID {
+	count := map[corpus.ToolID]int{}
+	for _, q := range s.learn {
+		for _, row := range s.rows {
+			if p, ok := s.state.p[pairKey{q, row}]; ok && p < 1-eps {
+				for _, id := range s.qs.Queries[q].Expect {
+					count[id]++
+				}
+			}
+		}
+	}
+	ids := make([]corpus.ToolID, 0, len(count))
+	for id := range count {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if count[ids[i]] != count[ids[j]] {
+			return count[ids[i]] > count[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	return ids
+}
+
+func (s *search_) run() error {
+	targets := s.targets()
+	for i, id := range targets {
+		s.progress("search", i, len(targets))
+		if err := s.improve(id); err != nil {
+			return err
+		}
+	}
+	s.progress("search", len(targets), len(targets))
+	return nil
+}
+
+// improve tries the edits of one tool, least intrusive first, and keeps
+// each kind's best that fixes misses and breaks nothing.
+func (s *search_) improve(id corpus.ToolID) error {
+	for _, f := range []Field{Hint, Description, Title, Name} {
+		t := s.cur.Tool(id)
+		if t == nil {
+			return nil // renamed away
+		}
+		missed := s.missedPairs(id)
+		if len(missed) == 0 {
+			return nil
+		}
+		rows := map[string]bool{}
+		var words []missedWords
+		for _, k := range missed {
+			if !s.fieldReaches(f, k) {
+				continue
+			}
+			rows[k.row] = true
+			words = append(words, missedWords{k.q, pairWords(s.qs.Queries[k.q].Text, s.state.calls[k])})
+		}
+		if len(words) == 0 || f == Name && !s.opts.Rename {
+			continue
+		}
+		var others []map[string]bool
+		for _, q := range s.learn {
+			if !expects(s.qs.Queries[q], id) {
+				others = append(others, s.promptStems[q])
+			}
+		}
+		ranked := rankWords(t, words, others)
+		if len(ranked) == 0 {
+			continue
+		}
+		var best *trial
+		for _, n := range s.sizes(f, t, ranked) {
+			ch := s.change(f, t, ranked[:n])
+			tr, err := s.try(t, ch, ranked[:n])
+			if err != nil {
+				return err
+			}
+			if tr == nil {
+				continue
+			}
+			if best == nil || tr.gain > best.gain+eps {
+				best = tr
+			}
+			if tr.fixedAll(missed, rows) {
+				break
+			}
+		}
+		if best != nil {
+			s.accept(best)
+		}
+	}
+	return nil
+}
+
+// fieldReaches reports whether an edit of f can change pair k: a search
+// hint only Claude's keyword searches (a select: call looks names up,
+// specs/claude.md §1), a title only Codex's tool_search (specs/codex.md
+// §5.1 item 5); descriptions and names every client.
+func (s *search_) fieldReaches(f Field, k pairKey) bool {
+	switch f {
+	case Hint:
+		return s.claudeRows[k.row] && (s.opts.Writer == nil || len(callTexts(s.state.calls[k])) > 0)
+	case Title:
+		return s.titleRows[k.row]
+	}
+	return true
+}
+
+func expects(q corpus.Query, id corpus.ToolID) bool {
+	for _, e := range q.Expect {
+		if e == id {
+			return true
+		}
+	}
+	return false
+}
+
+// sizes are the numbers of words tried for a field, fewest first, within
+// the budgets.
+func (s *search_) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
+	max := len(ranked)
+	switch f {
+	case Hint:
+		max = min(max, s.opts.HintWords)
+	case Description:
+		n := 0
+		for n < len(ranked) && n < maxDescriptionWords && len(descriptionPrefix(ranked[:n+1], t.Description)) <= s.opts.DescriptionBudget {
+			n++
+		}
+		max = n
+	case Title:
+		n := 0
+		for n < len(ranked) && n < 4 && len(titleFor(t, ranked[:n+1]))-len(t.Title) <= titleBudget {
+			n++
+		}
+		max = n
+	case Name:
+		max = min(max, 2)
+	}
+	var out []int
+	for _, n := range []int{1, 2, 4, 8} {
+		if n < max {
+			out = append(out, n)
+		}
+	}
+	if max > 0 {
+		out = append(out, max)
+	}
+	return out
+}
+
+// change builds the change of field f adding the words.
+func (s *search_) change(f Field, t *corpus.Tool, words []candidateWord) Change {
+	forms := make([]string, len(words))
+	for i, w := range words {
+		forms[i] = w.Form
+	}
+	c := Change{Field: f, Before: currentValue(t, f), Words: forms}
+	switch f {
+	case Hint:
+		c.After = strings.TrimSpace(c.Before + " " + strings.Join(forms, " "))
+	case Description:
+		c.After = descriptionPrefix(words, t.Description) + t.Description
+	case Title:
+		c.After = titleFor(t, words)
+	case Name:
+		c.After = renamed(t.Name, forms)
+		c.Breaking = true
+	}
+	return c
+}
+
+// descriptionPrefix is the lead-in that puts words at the front of a
+// description: "Words, more words. ".
+func descriptionPrefix(words []candidateWord, desc string) string {
+	forms := make([]string, len(words))
+	for i, w := range words {
+		forms[i] = w.Form
+	}
+	p := strings.Join(forms, ", ")
+	p = strings.ToUpper(p[:1]) + p[1:] + "."
+	if desc != "" {
+		p += " "
+	}
+	return p
+}
+
+// titleFor is the title (or the humanized name) followed by the words in
+// brackets.
+func titleFor(t *corpus.Tool, words []candidateWord) string {
+	base := t.Title
+	if base == "" {
+		base = humanize(t.Name)
+	}
+	forms := make([]string, len(words))
+	for i, w := range words {
+		forms[i] = w.Form
+	}
+	return base + " (" + strings.Join(forms, ", ") + ")"
+}
+
+// renamed appends the words to a name in its own style: snake_case,
+// kebab-case or camelCase.
+func renamed(name string, words []string) string {
+	switch {
+	case strings.Contains(name, "_"):
+		return name + "_" + strings.Join(words, "_")
+	case strings.Contains(name, "-"):
+		return name + "-" + strings.Join(words, "-")
+	}
+	for _, w := range words {
+		name += strings.ToUpper(w[:1]) + w[1:]
+	}
+	return name
+}
+
+// trial is one candidate edit screened on the queries it can change.
+type trial struct {
+	tool    *corpus.Tool // the tool as it is now
+	change  Change
+	edited  *corpus.Tool
+	cat     *corpus.Catalog
+	sub     *state
+	gain    float64
+	fixes   []pairKey
+	words   []candidateWord
+	renamed corpus.ToolID
+}
+
+// fixedAll reports whether the trial certainly shows the tool in every
+// missed pair of the rows the field reaches.
+func (tr *trial) fixedAll(missed []pairKey, rows map[string]bool) bool {
+	for _, k := range missed {
+		if !rows[k.row] {
+			continue
+		}
+		if p, ok := tr.sub.p[k]; !ok || p < 1-eps {
+			return false
+		}
+	}
+	return true
+}
+
+// try applies a change on top of the accepted edits and re-simulates the
+// queries it can change. It returns nil when the change fixes nothing or
+// breaks something (recorded as rejected).
+func (s *search_) try(t *corpus.Tool, c Change, words []candidateWord) (*trial, error) {
+	s.tried++
+	edited, err := editTool(t, []Change{c})
+	if err != nil {
+		return nil, err
+	}
+	cat := withTools(s.cur, map[toolRef]*corpus.Tool{refOf(t): edited})
+	stems := make([]string, len(words))
+	for i, w := range words {
+		stems[i] = w.Stem
+	}
+	idx := s.affected(t.ID(), stems)
+	var sub *state
+	if edited.Name != t.Name {
+		// Expectations follow the rename.
+		sub, err = s.evalRenamed(cat, idx, t.ID(), edited.ID())
+	} else {
+		sub, err = s.eval(cat, idx, false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tr := &trial{tool: t, change: c, edited: edited, cat: cat, sub: sub, words: words}
+	var regs []Regression
+	for k, p := range sub.p {
+		old := s.state.p[k]
+		switch {
+		case p < old-eps:
+			regs = append(regs, regression(s.qs.Queries[k.q], k.row, old, p, sub.shown[k]))
+		case p > old+eps:
+			tr.gain += p - old
+			tr.fixes = append(tr.fixes, k)
+		}
+	}
+	if len(regs) > 0 || tr.gain <= eps {
+		rj := Rejected{Tool: t.ID(), Change: c, Regressions: len(regs)}
+		sortRegressions(regs)
+		if len(regs) > maxRejectedShown {
+			regs = regs[:maxRejectedShown]
+		}
+		rj.Examples = regs
+		if len(rj.Examples) == 0 {
+			rj.Reason = "fixes nothing"
+		} else {
+			rj.Reason = fmt.Sprintf("%d %s", rj.Regressions, plural(rj.Regressions, "regression", "regressions"))
+		}
+		s.rejected = append(s.rejected, rj)
+		return nil, nil
+	}
+	return tr, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// evalRenamed evaluates with the query set's expectations of old renamed.
+func (s *search_) evalRenamed(cat *corpus.Catalog, idx []int, old, new corpus.ToolID) (*state, error) {
+	saved := s.engine.qs
+	qs := &corpus.QuerySet{Source: saved.Source, Queries: append([]corpus.Query(nil), saved.Queries...)}
+	for i := range qs.Queries {
+		q := &qs.Queries[i]
+		for j, id := range q.Expect {
+			if id == old {
+				q.Expect = append([]corpus.ToolID(nil), q.Expect...)
+				q.Expect[j] = new
+			}
+		}
+	}
+	s.engine.qs = qs
+	defer func() { s.engine.qs = saved }()
+	return s.eval(cat, idx, false)
+}
+
+// accept makes a trial's edit part of the working catalog.
+func (s *search_) accept(tr *trial) {
+	ref := refOf(tr.tool)
+	te := s.edits[ref]
+	if te == nil {
+		te = &ToolEdit{Tool: tr.tool.ID(), original: s.base.Tool(tr.tool.ID())}
+		for _, srv := range s.base.Servers {
+			if srv.Name == ref.server && ref.index < len(srv.Tools) {
+				te.original = srv.Tools[ref.index]
+			}
+		}
+		s.edits[ref] = te
+		s.order = append(s.order, ref)
+	}
+	te.Changes = append(te.Changes, tr.change)
+	te.edited = tr.edited
+	te.seq = s.tried
+	for _, w := range tr.words {
+		te.stems = append(te.stems, w.Stem)
+	}
+	s.cur = tr.cat
+	s.state.merge(tr.sub)
+	if tr.edited.Name != tr.tool.Name {
+		s.rename(tr.tool.ID(), tr.edited.ID())
+	}
+}
+
+// rename makes the query set expect the renamed tool from now on.
+func (s *search_) rename(old, new corpus.ToolID) {
+	qs := &corpus.QuerySet{Source: s.qs.Source, Queries: append([]corpus.Query(nil), s.qs.Queries...)}
+	for i := range qs.Queries {
+		q := &qs.Queries[i]
+		for j, id := range q.Expect {
+			if id == old {
+				q.Expect = append([]corpus.ToolID(nil), q.Expect...)
+				q.Expect[j] = new
+			}
+		}
+	}
+	s.engine.qs = qs
+}
+
+func regression(q corpus.Query, row string, before, after float64, shown []corpus.ToolID) Regression {
+	return Regression{Client: row, Query: q.Text, Line: q.Line, Expect: q.Expect, Before: before, After: after,
+		ShownInstead: shown}
+}
+
+func sortRegressions(rs []Regression) {
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].Line != rs[j].Line {
+			return rs[i].Line < rs[j].Line
+		}
+		return rs[i].Client < rs[j].Client
+	})
+}
