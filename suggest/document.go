@@ -156,7 +156,7 @@ func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []by
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: tool %s (position %d of server %s) is not in the file", file, e.Tool, ref.index, ref.server)
 		}
-		if !bytes.Equal(bytes.TrimSpace(doc[sp.start:sp.end]), bytes.TrimSpace(e.original.Raw)) {
+		if !sameJSON(doc[sp.start:sp.end], e.original.Raw) {
 			return nil, nil, fmt.Errorf("%s: tool %s differs from the catalog the edits were made for", file, e.Tool)
 		}
 		rs = append(rs, repl{sp, e.edited.Raw})
@@ -193,6 +193,17 @@ func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []by
 	}
 	out.WriteByte('\n')
 	return edited, out.Bytes(), nil
+}
+
+// sameJSON reports whether two JSON texts differ only in the white space
+// between tokens (a snapshot file is indented; the tools read from the
+// server are not).
+func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // CatalogDocument writes a catalog as one {"servers": [...]} document,

@@ -99,7 +99,11 @@ func meanOf(cs []ClientFigures) (before, after float64) {
 }
 
 func (r *Report) text(w *bufio.Writer) {
-	fmt.Fprintf(w, "suggest: %s\n\n", r.headline())
+	fmt.Fprintf(w, "suggest: %s\n", r.headline())
+	if r.Writer == "" {
+		fmt.Fprintf(w, "(the query text is each client's search, as in bench without --writer; --writer heuristic writes the calls as each client's model would)\n")
+	}
+	fmt.Fprintln(w)
 	width := len("mean")
 	for _, c := range r.Clients {
 		width = max(width, len(c.Client))
@@ -115,7 +119,7 @@ func (r *Report) text(w *bufio.Writer) {
 		if e.NewID != "" {
 			fmt.Fprintf(w, " → %s (BREAKING: callers must use the new name)", safetext.Escape(string(e.NewID)))
 		}
-		fmt.Fprintf(w, ": fixes %d %s, no regressions\n", len(e.Fixes), plural(len(e.Fixes), "prompt", "prompts"))
+		fmt.Fprintf(w, ": %s, no regressions\n", fixesSummary(e.Fixes))
 		for _, c := range e.Changes {
 			writeChangeText(w, c)
 		}
@@ -179,6 +183,26 @@ func (r *Report) text(w *bufio.Writer) {
 	}
 }
 
+// fixesSummary counts the prompts fixed and the (prompt, client) pairs.
+func fixesSummary(fs []Fix) string {
+	prompts := map[int]bool{}
+	for _, f := range fs {
+		prompts[f.Line] = true
+	}
+	s := fmt.Sprintf("fixes %d %s", len(prompts), plural(len(prompts), "prompt", "prompts"))
+	if len(fs) != len(prompts) {
+		s += fmt.Sprintf(" (%d prompt×client pairs)", len(fs))
+	}
+	return s
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 func firstExample(rj Rejected) string {
 	if len(rj.Examples) == 0 {
 		return ""
@@ -228,7 +252,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 		if e.NewID != "" {
 			fmt.Fprintf(w, " → `%s` ⚠️ breaking rename", mdCode(string(e.NewID)))
 		}
-		fmt.Fprintf(w, "\n\nFixes %d %s; no regressions.\n\n```diff\n", len(e.Fixes), plural(len(e.Fixes), "prompt", "prompts"))
+		fmt.Fprintf(w, "\n\n%s; no regressions.\n\n```diff\n", upperFirst(fixesSummary(e.Fixes)))
 		for _, c := range e.Changes {
 			label := string(c.Field)
 			if c.Field == Hint {
@@ -254,7 +278,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 	if len(r.Regressions) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>%d regressions made candidate edits be rejected</summary>\n\n", len(r.Regressions))
 		for _, g := range r.Regressions {
-			fmt.Fprintf(w, "- `%s` %s +%s: %s %s (line %d) %s → %s\n", mdCode(string(g.Tool)), g.Field, "", mdEscape(g.Client), mdEscape(clip(g.Query, 80)), g.Line, pct(g.Before), pct(g.After))
+			fmt.Fprintf(w, "- `%s` %s: %s, %s (line %d): %s → %s\n", mdCode(string(g.Tool)), g.Field, mdEscape(g.Client), mdEscape(clip(g.Query, 80)), g.Line, pct(g.Before), pct(g.After))
 		}
 		fmt.Fprintf(w, "\n</details>\n")
 	}

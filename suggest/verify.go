@@ -118,7 +118,7 @@ func (s *search_) verify(all []int) (*state, []toolRef, error) {
 		}
 		if len(useless) == 0 {
 			s.cur = cat
-			return after, refs, nil
+			return s.redundant(refs, after, learn)
 		}
 		var next []toolRef
 		for _, r := range refs {
@@ -130,6 +130,106 @@ func (s *search_) verify(all []int) (*state, []toolRef, error) {
 		}
 		refs = next
 	}
+}
+
+// redundant drops, latest first, each kept edit all of whose improved
+// pairs also expect another kept edit's tool, when the corpus without it
+// is no worse anywhere: two tools expected by the same prompt need not
+// both be edited.
+func (s *search_) redundant(refs []toolRef, after *state, learn map[int]bool) (*state, []toolRef, error) {
+	// The most intrusive first (a rename before a title before a
+	// description before a hint), the latest accepted among equals.
+	try := append([]toolRef(nil), refs...)
+	sort.SliceStable(try, func(i, j int) bool {
+		a, b := s.edits[try[i]], s.edits[try[j]]
+		if a.intrusiveness() != b.intrusiveness() {
+			return a.intrusiveness() > b.intrusiveness()
+		}
+		return a.seq > b.seq
+	})
+	for _, r := range try {
+		i := indexOf(refs, r)
+		id := s.edits[r].edited.ID()
+		shared, own := false, false
+		for k, p := range after.p {
+			if !learn[k.q] || p <= s.before.p[k]+eps || !expects(s.engine.qs.Queries[k.q], id) {
+				continue
+			}
+			other := false
+			for _, o := range refs {
+				if o != r && expects(s.engine.qs.Queries[k.q], s.edits[o].edited.ID()) {
+					other = true
+				}
+			}
+			if other {
+				shared = true
+			} else {
+				own = true
+			}
+		}
+		if own || !shared {
+			continue
+		}
+		rest := append(append([]toolRef(nil), refs[:i]...), refs[i+1:]...)
+		var cat *corpus.Catalog
+		cat, s.engine.qs = s.kept(rest)
+		without, err := s.eval(cat, keys(after.p), false)
+		if err != nil {
+			return nil, nil, err
+		}
+		worse := false
+		for k, p := range without.p {
+			if p < after.p[k]-eps {
+				worse = true
+				break
+			}
+		}
+		if worse {
+			continue
+		}
+		s.edits[r].Dropped = "another edit fixes the same prompts (they expect both tools)"
+		// without covers every query with an expected tool, so its
+		// found@limit figures are the whole corpus's.
+		refs, after = rest, without
+	}
+	s.cur, s.engine.qs = s.kept(refs)
+	return after, refs, nil
+}
+
+func indexOf(refs []toolRef, r toolRef) int {
+	for i, x := range refs {
+		if x == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// intrusiveness ranks an edit by its most intrusive change.
+func (t *ToolEdit) intrusiveness() int {
+	n := 0
+	for _, c := range t.Changes {
+		for i, f := range []Field{Hint, Description, Title, Name} {
+			if c.Field == f {
+				n = max(n, i)
+			}
+		}
+	}
+	return n
+}
+
+// keys lists the distinct queries of a state's pairs, in order.
+func keys(p map[pairKey]float64) []int {
+	seen := map[int]bool{}
+	var out []int
+	for k := range p {
+		if !seen[k.q] {
+			seen[k.q] = true
+			out = append(out, k.q)
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 // sortRefs orders edits by tool id.

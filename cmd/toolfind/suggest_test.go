@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+)
+
+// notesFixture is suggest's own fixture catalog and query set.
+var (
+	notesCatalog = filepath.Join("..", "..", "suggest", "testdata", "notes.json")
+	notesQueries = filepath.Join("..", "..", "suggest", "testdata", "notes.jsonl")
+)
+
+// suggestJSON is the part of suggest's JSON report the tests read.
+type suggestJSON struct {
+	Clients []struct {
+		Client        string
+		Before, After float64
+	}
+	Edits []struct {
+		Tool    string
+		Changes []struct{ Field, Before, After string }
+		Fixes   []struct{ Client string }
+	}
+	Regressions []json.RawMessage
+	Holdout     *struct {
+		Learn   int `json:"learn_queries"`
+		Held    int `json:"held_queries"`
+		Clients []struct {
+			Client                string
+			HeldBefore, HeldAfter float64 `json:"-"`
+			Note                  string
+		}
+	}
+}
+
+func TestSuggestDemo(t *testing.T) {
+	out, errOut, code := run(t, "suggest", "--quiet")
+	require.Equal(t, 0, code, errOut)
+	golden(t, "suggest-demo.txt", out)
+}
+
+// The issue's honesty check on the fixture: the report's "after" equals a
+// fresh bench on --write-catalog's file, and --patch applied to the input
+// gives that file.
+func TestSuggestWriteCatalogAndPatch(t *testing.T) {
+	dir := t.TempDir()
+	edited, patch, report := filepath.Join(dir, "edited.json"), filepath.Join(dir, "patch.json"), filepath.Join(dir, "report.json")
+	_, errOut, code := run(t, "suggest", "--quiet", "--catalog", notesCatalog, "--queries", notesQueries, "--writer", "heuristic",
+		"--write-catalog", edited, "--patch", patch, "--format", "json", "--out", report)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "edited.json: the ../../suggest/testdata/notes.json with 2 tools edited\n")
+	assert.Contains(t, errOut, "patch.json: JSON Merge Patch (RFC 7386) against ../../suggest/testdata/notes.json\n")
+	var rep suggestJSON
+	data, err := os.ReadFile(report)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &rep))
+	require.Len(t, rep.Edits, 2)
+	assert.Empty(t, rep.Regressions)
+
+	out, errOut, code := run(t, "bench", "--quiet", "--catalog", edited, "--queries", notesQueries, "--writer", "heuristic", "--no-verbatim", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var b struct {
+		Clients []struct {
+			Client       string
+			Variant      bool
+			FoundAtLimit float64 `json:"found_at_limit"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &b))
+	after := map[string]float64{}
+	for _, c := range b.Clients {
+		if !c.Variant {
+			after[c.Client] = c.FoundAtLimit
+		}
+	}
+	want := map[string]float64{}
+	for _, c := range rep.Clients {
+		want[c.Client] = c.After
+	}
+	assert.Equal(t, want, after, "bench on the written catalog reports exactly the after figures")
+
+	// The merge patch turns the input into the written catalog.
+	in, err := os.ReadFile(notesCatalog)
+	require.NoError(t, err)
+	p, err := os.ReadFile(patch)
+	require.NoError(t, err)
+	w, err := os.ReadFile(edited)
+	require.NoError(t, err)
+	var inV, pV, wV map[string]any
+	require.NoError(t, json.Unmarshal(in, &inV))
+	require.NoError(t, json.Unmarshal(p, &pV))
+	require.NoError(t, json.Unmarshal(w, &wV))
+	for k, v := range pV { // RFC 7386 §2, one level (the patch's members are whole values)
+		inV[k] = v
+	}
+	assert.Equal(t, wV, inV)
+}
+
+func TestSuggestMarkdownAndHoldout(t *testing.T) {
+	out, errOut, code := run(t, "suggest", "--quiet", "--catalog", notesCatalog, "--queries", notesQueries, "--client", "claude,grok",
+		"--holdout", "0.5", "--seed", "3", "--format", "markdown")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "### toolfind suggest\n"), out)
+	assert.Contains(t, out, "**Held out:** 5 of 10 queries (seed 3); edits learned on the other 5.")
+	assert.Contains(t, out, "| client | learned on | held out | note |")
+}
+
+func TestSuggestUsageErrors(t *testing.T) {
+	two := []string{"--catalog", notesCatalog, "--catalog", filepath.Join("..", "..", "corpus", "demo", "catalog.json")}
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--holdout", "1"}, "--holdout 1: want a share of the queries, at least 0 and below 1"},
+		{[]string{"--format", "html"}, `--format: unknown format "html": want text, json or markdown`},
+		{[]string{"--written", "w.jsonl", "--queries", "q.jsonl"}, "--written and --queries: give one"},
+		{[]string{"--written", "w.jsonl", "--writer", "heuristic"}, "--written and --writer: the calls of a written file are already written"},
+		{[]string{"--description-budget", "0"}, "--description-budget 0: must be 1 or more"},
+		{append(append([]string{}, two...), "--queries", notesQueries, "--patch", "p.json"), "--patch needs one catalog file or live servers only"},
+	}
+	for _, tt := range tests {
+		_, errOut, code := run(t, append([]string{"suggest", "--quiet"}, tt.args...)...)
+		assert.Equal(t, 2, code, tt.args)
+		assert.Contains(t, errOut, tt.msg, tt.args)
+	}
+}
+
+// On a live server the edits are made against its snapshot.
+func TestSuggestLiveEverything(t *testing.T) {
+	srv := everythingServer(t)
+	q := writeFile(t, "q.jsonl", `{"query": "repeat my words back to me", "expect": ["echo"]}
+{"query": "add two numbers together", "expect": ["get-sum"]}
+{"query": "show a small picture", "expect": ["get-tiny-image"]}
+`)
+	dir := t.TempDir()
+	patch, edited := filepath.Join(dir, "p.json"), filepath.Join(dir, "e.json")
+	out, errOut, code := run(t, "suggest", "--quiet", "--server", srv, "--queries", q, "--client", "grok,claude", "--writer", "heuristic",
+		"--patch", patch, "--write-catalog", edited, "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var rep suggestJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Contains(t, errOut, "JSON Merge Patch (RFC 7386) against snapshot\n")
+	require.NotEmpty(t, rep.Edits)
+	// The written catalog is the snapshot with the edits: bench on it
+	// reports the after figures.
+	out, errOut, code = run(t, "bench", "--quiet", "--catalog", edited, "--queries", q, "--client", "grok,claude", "--writer", "heuristic", "--no-verbatim", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	for _, c := range rep.Clients {
+		assert.Contains(t, out, `"client": "`+c.Client+`"`)
+	}
+}
