@@ -69,14 +69,21 @@
 //
 // # Example
 //
-// On the demo catalog, "save this text to notes.txt" expects
-// files/write_file, whose description ("Create a new file or overwrite an
-// existing file with new content.") has none of the prompt's words: Grok,
-// Codex, Codex's tool_search and OpenCode code mode miss it. The words are
-// save, text, txt and notes (each used by that one missed prompt and by
-// no other); "Save." alone fixes nothing, "Save, text. " and "Save, text,
-// txt, notes. " are tried in turn, and the edit kept is the one that shows
-// the tool to every client without moving any other prompt's tool.
+// The notes fixture (testdata/notes.json, TestNotesVerbatim) has
+// archive_note, "Move a note out of the active list into the archive.",
+// expected by three prompts: "stash the meeting memo away", "stash my old
+// memo", "put the draft memo away in storage". No client finds it with
+// the prompt as the query. Its words rank memo (3 missed prompts), then
+// away and stash (2 each; "memo" is also in "create a memo about lunch",
+// which expects create_note: one other prompt, 1 ≤ 2·3+1, so not
+// generic). The hint comes first: "memo" fixes every Claude pair, so no
+// more words are tried for it. Then the description, its words ranked
+// again without memo (the tool's hint has it now): "Stash, away. Move a
+// note …" shows the tool to Grok, Codex's tool_search and OpenCode code
+// mode for all three prompts and moves no other prompt's tool, so it is
+// kept. Codex code mode's all-terms script needs every word of a prompt
+// in one tool, which a four-word lead-in does not give: it stays at 0%
+// for these prompts.
 //
 // # Documents
 //
