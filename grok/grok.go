@@ -331,28 +331,20 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		s.render(&res, nil)
 		return res, nil
 	}
-	// Exact match first (B.2): first tool in catalog order whose qualified
-	// or bare name equals the trimmed, lowercased query; limit ignored.
-	// Rust's to_lowercase is the full Unicode mapping: U+0130 (İ) becomes
-	// "i\u0307", so "İssue_write" is no exact name (search.JSLower maps it
-	// the same way; Go's strings.ToLower would give a plain "i").
-	ql := search.JSLower(strings.TrimSpace(q.Text))
-	for i, e := range s.entries {
-		if e.lowerQual == ql || e.lowerName == ql {
-			res.Notes = append(res.Notes, fmt.Sprintf("exact-name shortcut: %q matches %s; it is returned alone with score 1.0, limit ignored (grok.md B.2)", strings.TrimSpace(q.Text), e.qualified))
-			res.Hits = append(res.Hits, search.Hit{
-				Rank: 1, RankWorst: 1, PWithinLimit: 1,
-				Tool: e.tool.ID(), Name: e.qualified, Score: 1,
-				Why: []string{"exact name match (score fixed at 1.0)"},
-			})
-			res.Extra = map[string]any{"shortcut": "exact-name"}
-			s.render(&res, []shown{{i, 1}})
-			return res, nil
-		}
+	// Exact match first (B.2): limit ignored.
+	if i := s.exactName(q.Text); i >= 0 {
+		e := s.entries[i]
+		res.Notes = append(res.Notes, fmt.Sprintf("exact-name shortcut: %q matches %s; it is returned alone with score 1.0, limit ignored (grok.md B.2)", strings.TrimSpace(q.Text), e.qualified))
+		res.Hits = append(res.Hits, search.Hit{
+			Rank: 1, RankWorst: 1, PWithinLimit: 1,
+			Tool: e.tool.ID(), Name: e.qualified, Score: 1,
+			Why: []string{"exact name match (score fixed at 1.0)"},
+		})
+		res.Extra = map[string]any{"shortcut": "exact-name"}
+		s.render(&res, []shown{{i, 1}})
+		return res, nil
 	}
-	norm := NormalizeQuery(q.Text)
-	qtoks := bm25.Tokenize(norm)
-	matches := s.ix.SearchTokens(qtoks)
+	norm, qtoks, matches := s.match(q.Text)
 	res.Extra = map[string]any{
 		"normalized_query": norm,
 		"query_tokens":     nonNil(qtoks),
@@ -394,6 +386,47 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	}
 	s.render(&res, out)
 	return res, nil
+}
+
+// exactName is the exact-name shortcut (B.2): the first tool in catalog
+// order whose lowercased qualified or bare name equals the trimmed, lowercased query,
+// or -1. Rust's to_lowercase is the full Unicode mapping: U+0130 (İ)
+// becomes "i\u0307", so "İssue_write" is no exact name (search.JSLower maps
+// it the same way; Go's strings.ToLower would give a plain "i").
+func (s *Simulator) exactName(query string) int {
+	ql := search.JSLower(strings.TrimSpace(query))
+	for i, e := range s.entries {
+		if e.lowerQual == ql || e.lowerName == ql {
+			return i
+		}
+	}
+	return -1
+}
+
+// match is the BM25 step of Search (B.2): the normalised query, its tokens
+// and the scored tools, best first.
+func (s *Simulator) match(query string) (norm string, qtoks []string, matches []bm25.Match) {
+	norm = NormalizeQuery(query)
+	qtoks = bm25.Tokenize(norm)
+	return norm, qtoks, s.ix.SearchTokens(qtoks)
+}
+
+// shownDocs lists the tools search_tool can show for a query at the default
+// limit, as Search's hits do (a tie group that crosses the limit counts
+// whole), without rendering the result.
+func (s *Simulator) shownDocs(query string) []int {
+	if i := s.exactName(query); i >= 0 {
+		return []int{i}
+	}
+	_, _, matches := s.match(query)
+	var out []int
+	for i, m := range matches {
+		if i >= DefaultLimit && m.Score != matches[i-1].Score {
+			break
+		}
+		out = append(out, m.Doc)
+	}
+	return out
 }
 
 func hasTies(hs []search.Hit) bool {

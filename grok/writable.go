@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/bm25"
 	"github.com/toolfind/toolfind/search/intent"
 )
 
@@ -147,7 +148,73 @@ func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
 	if q == "" {
 		return nil
 	}
-	return []json.RawMessage{search.MarshalCall("query", q)}
+	calls := []json.RawMessage{search.MarshalCall("query", q)}
+	if q2 := s.followUp(ix, server, prompt, q, ranked); q2 != "" {
+		calls = append(calls, search.MarshalCall("query", q2))
+	}
+	return calls
+}
+
+// followUp is the second search_tool call the model makes after reading
+// the first call's result (first is its query), or "" when that result
+// fits. The model reads the tools shown (shownDocs: names, descriptions,
+// input schemas) and searches again when
+//
+//  1. the prompt names API identifiers that some tool declares
+//     (intent.Index.Declared: "vectorSearch", "$documents") and no shown
+//     tool's input schema declares any of them: it searches for the tool
+//     that takes them (intent.Index.BestDeclarer); else
+//  2. the tool that best fits the prompt (the first of ranked, the
+//     intent index's ranking standing in for what the model knows the
+//     server offers) is not shown: it searches for that tool.
+//
+// The second query is the server, then the words of the wanted tool's
+// name (SplitIdentifier, lowercased; words with the server's stems left
+// out): "mongodb aggregate", "azure mysql server param get". Bench counts a
+// prompt found when either result shows an expected tool: the model has
+// read both.
+func (s *Simulator) followUp(ix *intent.Index, server, prompt, first string, ranked []intent.Scored) string {
+	shown := map[int]bool{}
+	for _, d := range s.shownDocs(first) {
+		shown[d] = true
+	}
+	want := -1
+	if ids := ix.Declared(prompt); len(ids) > 0 {
+		declared := false
+		for d := range shown {
+			declared = declared || ix.Declares(d, ids)
+		}
+		if !declared {
+			want = ix.BestDeclarer(ids, ranked)
+		}
+	}
+	if want < 0 && len(ranked) > 0 && !shown[ranked[0].Doc] {
+		want = ranked[0].Doc
+	}
+	if want < 0 {
+		return ""
+	}
+	var words []string
+	seen := map[string]bool{}
+	if server != "" {
+		words = append(words, strings.ToLower(server))
+		for _, w := range intent.Words(server) {
+			seen[w.Stem] = true
+		}
+	}
+	named := false
+	for _, piece := range SplitIdentifier(s.entries[want].tool.Name) {
+		w := strings.ToLower(piece)
+		if st := bm25.Stem(w); !seen[st] {
+			seen[st] = true
+			words = append(words, w)
+			named = true
+		}
+	}
+	if q := strings.Join(words, " "); named && q != first {
+		return q
+	}
+	return ""
 }
 
 func (s *Simulator) intentIndex() (*intent.Index, []string) {
@@ -155,7 +222,7 @@ func (s *Simulator) intentIndex() (*intent.Index, []string) {
 		docs := make([]intent.Doc, len(s.entries))
 		s.intentServers = make([]string, len(s.entries))
 		for i, e := range s.entries {
-			docs[i] = intent.Doc{Server: e.tool.Server, Tool: e.tool.Name, Description: e.tool.Description}
+			docs[i] = intent.Doc{Server: e.tool.Server, Tool: e.tool.Name, Description: e.tool.Description, Identifiers: intent.SchemaIdentifiers(e.tool.InputSchema)}
 			s.intentServers[i] = e.tool.Server
 		}
 		s.intent = intent.NewIndex(docs)

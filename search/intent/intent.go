@@ -248,6 +248,10 @@ type Doc struct {
 	// Params is the text of the input schema (SchemaText), a third field
 	// weighted ParamWeight.
 	Params string
+	// Identifiers are the API identifiers the tool's input schema
+	// declares (SchemaIdentifiers); they do not score in Rank (see
+	// BestDeclarer).
+	Identifiers map[string]Declaration
 }
 
 // Index ranks a fixed list of tools for prompts. It is safe for concurrent
@@ -263,11 +267,14 @@ type Index struct {
 	avgParam          float64
 	df                map[string]int
 	nameDF            map[string]int // tools whose name holds the stem
+	ident             []map[string]Declaration
+	declarers         map[string][]int // identifier → the docs declaring it, in order
 }
 
 // NewIndex builds the index over docs, in order.
 func NewIndex(docs []Doc) *Index {
-	ix := &Index{n: len(docs), df: map[string]int{}, nameDF: map[string]int{}}
+	ix := &Index{n: len(docs), df: map[string]int{}, nameDF: map[string]int{}, declarers: map[string][]int{}}
+	ix.ident = make([]map[string]Declaration, len(docs))
 	ix.name = make([]map[string]int, len(docs))
 	ix.desc = make([]map[string]int, len(docs))
 	ix.nameLen = make([]int, len(docs))
@@ -296,6 +303,10 @@ func NewIndex(docs []Doc) *Index {
 			ix.paramLen[i]++
 		}
 		ix.name[i], ix.desc[i], ix.param[i] = nm, dm, pm
+		ix.ident[i] = d.Identifiers
+		for id := range d.Identifiers {
+			ix.declarers[id] = append(ix.declarers[id], i)
+		}
 		sumN += ix.nameLen[i]
 		sumD += ix.descLen[i]
 		sumP += ix.paramLen[i]
