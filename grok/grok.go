@@ -411,19 +411,17 @@ func (s *Simulator) match(query string) (norm string, qtoks []string, matches []
 	return norm, qtoks, s.ix.SearchTokens(qtoks)
 }
 
-// shownDocs lists the tools search_tool can show for a query at the default
-// limit, as Search's hits do (a tie group that crosses the limit counts
-// whole), without rendering the result.
+// shownDocs lists the tools search_tool's text shows for a query at the
+// default limit (what Search renders: the first DefaultLimit matches, a
+// tie group that crosses the limit cut in catalog order), without
+// rendering it.
 func (s *Simulator) shownDocs(query string) []int {
 	if i := s.exactName(query); i >= 0 {
 		return []int{i}
 	}
 	_, _, matches := s.match(query)
-	var out []int
-	for i, m := range matches {
-		if i >= DefaultLimit && m.Score != matches[i-1].Score {
-			break
-		}
+	out := make([]int, 0, DefaultLimit)
+	for _, m := range matches[:min(DefaultLimit, len(matches))] {
 		out = append(out, m.Doc)
 	}
 	return out

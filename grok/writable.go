@@ -133,6 +133,17 @@ const HeuristicMaxWords = 6
 // words find 0.931 of the prompts' tools, four 0.866):
 //
 //	{"query": "mongodb log startup warnings mongo db"}
+//
+// search_tool shows each result's description and input schema, and the
+// model reads them before it acts; when they do not show the tool the
+// prompt needs it searches again, once (followUp): for the tool whose
+// schema takes an identifier the prompt names, else for the tool that
+// fits the prompt best. "Run a vectorSearch query on mflix.movies" first
+// gives {"query": "mongodb run vector search query find"}, whose five
+// results (find, search-knowledge, …) take no $vectorSearch; aggregate's
+// pipeline does, so the second call is {"query": "mongodb aggregate"}.
+// (Measured, found@limit: mongodb-accuracy 0.884 → 0.936 with second
+// calls for 27 of 233 prompts, azure-e2e 0.931 → 0.947 with 47 of 739.)
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
 	ix, servers := s.intentIndex()
 	ranked := ix.Rank(prompt)

@@ -111,8 +111,20 @@ func cell(h search.Hit, found bool, limit int) string {
 // width is the line width every line fits in.
 func writeRankCompact(w io.Writer, results []search.Result, query string, rows, width int) error {
 	var cols []compactColumn
+	// A client whose model made several calls (--prompt) has a column per
+	// call, numbered: "grok#1", "grok#2".
+	calls, nth := map[string]int{}, map[string]int{}
+	for _, r := range results {
+		if r.Call != nil {
+			calls[r.Client]++
+		}
+	}
 	for _, r := range results {
 		name, version, _ := strings.Cut(r.Client, "@")
+		if calls[r.Client] > 1 && r.Call != nil {
+			nth[r.Client]++
+			name += "#" + strconv.Itoa(nth[r.Client])
+		}
 		c := compactColumn{name: name, version: version, r: r, variants: len(r.Variants)}
 		c.everything = len(r.Hits) > 1
 		for _, h := range r.Hits {

@@ -6,14 +6,6 @@ import (
 	"github.com/toolfind/toolfind/ojson"
 )
 
-// # Identifiers
-//
-// A prompt sometimes names an API identifier rather than a word:
-// "$search", "vectorSearch", "US_EAST_1". A model that knows the API knows
-// which operation takes it ($vectorSearch is an aggregation stage); the
-// stand-in for that knowledge is the catalog's input schemas, which declare
-// the identifiers each tool takes (SchemaIdentifiers).
-
 // Declaration is how directly a tool's input schema declares an
 // identifier.
 type Declaration struct {
@@ -103,8 +95,8 @@ func identTokens(text string, f func(tok string)) {
 }
 
 // PromptIdentifiers are the tokens of a prompt written as identifiers
-// (isIdentifier), normalised (lowercased, '$' dropped), distinct, in
-// order: "Run a $search query on path 'plot_embeddings'" gives "search",
+// (isIdentifier), normalised (normIdent), distinct, in order: "Run a
+// $search query on path 'plot_embeddings'" gives "$search",
 // "plot_embeddings".
 func PromptIdentifiers(prompt string) []string {
 	var out []string
@@ -125,11 +117,13 @@ func PromptIdentifiers(prompt string) []string {
 // each with its most direct Declaration: every property name at any depth
 // (through properties, items, additionalProperties, anyOf, oneOf, allOf),
 // every string of a "const" or "enum", and every '$'-word of its other
-// strings ("`$documents`" in a description). Normalised as PromptIdentifiers
-// does; at most MaxIdentifiers, JSON nested at most 64 deep.
+// strings ("`$documents`" in a description). Normalised (normIdent); a
+// '$'-identifier is declared with and without its '$'. At most
+// MaxIdentifiers, JSON nested at most 64 deep.
 //
-// Example: {"properties": {"pipeline": {"items": {"properties":
-// {"$match": {}}}}}} declares pipeline {Key, 1} and match {Key, 2}.
+// Example: {"properties": {"pipeline": {"items": {"anyOf": [{"properties":
+// {"$match": {}}}]}}}} declares pipeline {Key, 1}, and $match and match
+// {Key, 2}.
 func SchemaIdentifiers(schema ojson.Value) map[string]Declaration {
 	out := map[string]Declaration{}
 	var add func(s string, d Declaration)
@@ -217,9 +211,10 @@ func (ix *Index) Declares(doc int, ids []string) bool {
 // answer; tools not in it after those that are) and then index order. It
 // returns -1 when no tool declares any of ids.
 //
-// Example: "$vectorSearch" is a key of aggregate's pipeline stages (level
-// 2), of explain's and export's (level 4, inside method.arguments.pipeline)
-// and a "const" value of create-index's definition type: aggregate.
+// Example (the MongoDB MCP server): "vectorSearch" is a key of
+// aggregate's pipeline stages (level 2), of explain's and export's (level
+// 4, inside method/exportTarget → arguments → pipeline) and a "const" value
+// of create-index's index definition (level 2): aggregate.
 func (ix *Index) BestDeclarer(ids []string, ranked []Scored) int {
 	best := ""
 	for _, id := range ids {

@@ -45,6 +45,27 @@
 // ln(1 + 0.5/2.5) = 0.18); "remov" is in neither, but its family holds
 // "delet", found in delete_note's name and description (df 1, idf
 // ln(1 + 1.5/1.5) = 0.69, at half weight). So delete_note ranks first.
+//
+// # Identifiers
+//
+// A prompt sometimes names an API identifier rather than a word: a token
+// with a leading '$' ("$search"), a camelCase boundary ("vectorSearch") or
+// an '_' between letters or digits ("US_EAST_1"). A model that knows the
+// API knows which operation takes it ($vectorSearch is a stage of an
+// aggregation pipeline). The stand-in for that knowledge is the catalog's
+// input schemas: SchemaIdentifiers lists what each tool's schema declares
+// (property names at any depth, "const" and "enum" strings, '$'-words of
+// descriptions), each with how directly (a property name before a value,
+// then the shallower property level). Identifiers match lowercased; a
+// prompt's "vectorSearch" matches a declared "$vectorSearch", a prompt's
+// "$documents" only a '$'-identifier. They do not score in Rank: a client's
+// writer asks Declared, Declares and BestDeclarer (Grok's second search
+// does).
+//
+// Worked example (the MongoDB MCP server, prompt "Run a vectorSearch query
+// on mflix.movies"): aggregate, explain and export declare $vectorSearch
+// as a key, at property levels 2, 4 and 4; create-index declares
+// "vectorSearch" as a const value; BestDeclarer picks aggregate.
 package intent
 
 import (
