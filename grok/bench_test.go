@@ -56,3 +56,24 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHeuristicCalls is the heuristic writer on the MongoDB server
+// (its intent index built before the loop): prompts with and without a
+// second call.
+func BenchmarkHeuristicCalls(b *testing.B) {
+	sim := New(sharedCatalog(b, "mongodb.json"), Options{})
+	prompts := []string{
+		"Run a vectorSearch query on mflix.movies on path 'plot_embeddings' to find all 'sci-fi' movies.",
+		"What is the type of value stored in title field in movies collection in mflix database?",
+		"Count number of documents in 'mflix.movies' namespace.",
+		"Group all the movies by release year",
+		"Create a cluster named \"accuracy-cluster\" in project \"MyProject\" on AWS US_EAST_1",
+	}
+	sim.HeuristicCalls(prompts[0])
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if len(sim.HeuristicCalls(prompts[i%len(prompts)])) == 0 {
+			b.Fatal("no call")
+		}
+	}
+}
