@@ -90,6 +90,18 @@ func names(s *Simulator, docs []int) string {
 	return strings.Join(out, " ")
 }
 
+// checkCalls asserts the heuristic writer's calls for a prompt, in order.
+func checkCalls(t *testing.T, s *Simulator, prompt string, want []string) {
+	t.Helper()
+	var got []string
+	for _, c := range s.HeuristicCalls(prompt) {
+		got = append(got, string(c))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("HeuristicCalls(%q) =\n%q\nwant\n%q", prompt, got, want)
+	}
+}
+
 func TestHeuristicFollowUp(t *testing.T) {
 	s := followCatalog(t)
 	tests := []struct {
@@ -116,13 +128,7 @@ func TestHeuristicFollowUp(t *testing.T) {
 		{"list all the collections", []string{`{"query":"db list collections"}`}},
 	}
 	for _, tt := range tests {
-		var got []string
-		for _, c := range s.HeuristicCalls(tt.prompt) {
-			got = append(got, string(c))
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("HeuristicCalls(%q) =\n%q\nwant\n%q", tt.prompt, got, tt.want)
-		}
+		checkCalls(t, s, tt.prompt, tt.want)
 	}
 	// What the first call of the first prompt shows, in score order.
 	if got := names(s, s.shownDocs("db run vector search query movies")); got != "search-knowledge find vector-store run-script query-history" {
@@ -206,12 +212,6 @@ func TestHeuristicCallsMongoDB(t *testing.T) {
 			`{"query":"mongodb count number documents mflix movies namespace"}`}},
 	}
 	for _, tt := range tests {
-		var got []string
-		for _, c := range s.HeuristicCalls(tt.prompt) {
-			got = append(got, string(c))
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("HeuristicCalls(%q) =\n%q\nwant\n%q", tt.prompt, got, tt.want)
-		}
+		checkCalls(t, s, tt.prompt, tt.want)
 	}
 }
