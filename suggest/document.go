@@ -15,15 +15,46 @@ import (
 // span is a byte range of a document.
 type span struct{ start, end int }
 
-// toolSpans finds every tool object of a catalog document (the shapes
-// package corpus reads: {"servers": [...]}, {"server", "tools"} or a bare
-// {"tools"}), keyed by server name and position, and the member whose
-// value holds them all ("servers" or "tools").
+// toolSpans finds every tool of a catalog document (the shapes package
+// corpus reads: {"servers": [...]}, {"server", "tools"} or a bare
+// {"tools"}), keyed by server name and position as the catalog parser
+// numbers them (Tool.Index counts only the entries it keeps: objects with
+// a string name), and the member whose value holds them all ("servers" or
+// "tools").
 func toolSpans(file string, doc []byte) (spans map[toolRef]span, holder string, value span, err error) {
+	elems := map[string][]span{}
+	holder, value, err = elementSpans(file, doc, elems)
+	if err != nil {
+		return nil, "", span{}, err
+	}
+	servers, _, err := corpus.ParseCatalog(file, doc)
+	if err != nil {
+		return nil, "", span{}, err
+	}
 	spans = map[toolRef]span{}
+	for _, srv := range servers {
+		// The kept tools are a subsequence of the entries, in order.
+		es := elems[srv.Name]
+		j := 0
+		for _, t := range srv.Tools {
+			for j < len(es) && !sameJSON(doc[es[j].start:es[j].end], t.Raw) {
+				j++
+			}
+			if j == len(es) {
+				return nil, "", span{}, fmt.Errorf("%s: tool %s not found in the document", file, t.ID())
+			}
+			spans[refOf(t)] = es[j]
+			j++
+		}
+	}
+	return spans, holder, value, nil
+}
+
+// elementSpans records the entries of every tools array by server name.
+func elementSpans(file string, doc []byte, elems map[string][]span) (holder string, value span, err error) {
 	d := ojson.NewDecoder(doc)
 	if d.Peek() != ojson.Object {
-		return nil, "", span{}, fmt.Errorf("%s: not a catalog object", file)
+		return "", span{}, fmt.Errorf("%s: not a catalog object", file)
 	}
 	var servers, tools span
 	serverName := ""
@@ -55,9 +86,9 @@ func toolSpans(file string, doc []byte) (spans map[toolRef]span, holder string, 
 		return nil
 	})
 	if err != nil {
-		return nil, "", span{}, fmt.Errorf("%s: %w", file, err)
+		return "", span{}, fmt.Errorf("%s: %w", file, err)
 	}
-	// toolsOf records the tool objects of one tools array.
+	// toolsOf records the entries of one tools array.
 	toolsOf := func(name string, arr span) error {
 		sub := ojson.NewDecoder(doc[arr.start:arr.end])
 		if sub.Peek() != ojson.Array {
@@ -68,7 +99,7 @@ func toolSpans(file string, doc []byte) (spans map[toolRef]span, holder string, 
 			if err := sub.Skip(); err != nil {
 				return err
 			}
-			spans[toolRef{name, i}] = span{arr.start + s, arr.start + sub.Offset()}
+			elems[name] = append(elems[name], span{arr.start + s, arr.start + sub.Offset()})
 			return nil
 		})
 	}
@@ -76,7 +107,7 @@ func toolSpans(file string, doc []byte) (spans map[toolRef]span, holder string, 
 	case hasServers:
 		sd := ojson.NewDecoder(doc[servers.start:servers.end])
 		if sd.Peek() != ojson.Array {
-			return nil, "", span{}, fmt.Errorf("%s: servers is not an array", file)
+			return "", span{}, fmt.Errorf("%s: servers is not an array", file)
 		}
 		err = sd.Array(func(i int) error {
 			if sd.Peek() != ojson.Object {
@@ -121,15 +152,15 @@ func toolSpans(file string, doc []byte) (spans map[toolRef]span, holder string, 
 			}
 			return nil
 		})
-		return spans, "servers", servers, err
+		return "servers", servers, err
 	case hasTools:
 		if serverName == "" {
 			base := filepath.Base(file)
 			serverName = strings.TrimSuffix(base, filepath.Ext(base))
 		}
-		return spans, "tools", tools, toolsOf(serverName, tools)
+		return "tools", tools, toolsOf(serverName, tools)
 	}
-	return nil, "", span{}, fmt.Errorf("%s: a catalog needs \"tools\" or \"servers\"", file)
+	return "", span{}, fmt.Errorf("%s: a catalog needs \"tools\" or \"servers\"", file)
 }
 
 // EditDocument applies the edits to a catalog document (file names it,

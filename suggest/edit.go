@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -116,13 +118,32 @@ func setMember(obj []byte, key string, value []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// jsonString encodes s as a JSON string without HTML escaping.
+// jsonString encodes s as a JSON string without HTML escaping, with the
+// characters a terminal or editor would act on or hide (bidi overrides,
+// other controls: safetext.Unsafe) written as \uXXXX escapes, so an edit
+// never puts an invisible character into the author's file.
 func jsonString(s string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if safetext.IsSafe(string(out)) {
+		return out
+	}
+	var e bytes.Buffer
+	for _, r := range string(out) {
+		switch {
+		case !safetext.Unsafe(r):
+			e.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&e, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&e, `\u%04x`, r)
+		}
+	}
+	return e.Bytes()
 }
 
 // applyChange returns the tool's raw JSON with the change made.
