@@ -168,7 +168,7 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 				"an earlier tool of this server has the same name; Codex keeps the first")
 		}
 	}
-	var list []Entry
+	list := make([]Entry, 0, len(builtinEntries())+len(quals))
 	// Registration order: Codex's own tools first, then MCP tools in
 	// raw-identity order (§1.2.1); the first of a JS identifier wins.
 	list = append(list, builtinEntries()...)
@@ -250,8 +250,8 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 		e.Description = b.String()
 		list = append(list, e)
 	}
-	seen := map[string]bool{}
-	var entries []Entry
+	seen := make(map[string]bool, len(list))
+	entries := list[:0] // filtered in place
 	for _, e := range list {
 		if seen[e.Name] {
 			if e.Tool != nil {

@@ -60,7 +60,14 @@ type searchDoc struct {
 	entry *Entry // nil for an agent tool
 	ns    string
 	name  string
-	text  string
+}
+
+// text is the document's search text (SearchText for an MCP tool).
+func (d searchDoc) text() string {
+	if d.entry != nil {
+		return SearchText(d.entry)
+	}
+	return d.ns + " " + d.name + " " + strings.ReplaceAll(d.name, "_", " ")
 }
 
 // NewToolSearch builds the BM25 index.
@@ -88,19 +95,15 @@ func NewToolSearch(cat *corpus.Catalog, opts search.Options) (*ToolSearch, error
 		return mcp[a].Tool.Name < mcp[b].Tool.Name
 	})
 	for _, e := range mcp {
-		ts.docs = append(ts.docs, searchDoc{entry: e, ns: e.Namespace, name: e.ToolName, text: SearchText(e)})
+		ts.docs = append(ts.docs, searchDoc{entry: e, ns: e.Namespace, name: e.ToolName})
 	}
 	if agents {
 		for _, n := range agentTools {
-			ts.docs = append(ts.docs, searchDoc{ns: agentNamespace, name: n,
-				text: agentNamespace + " " + n + " " + strings.ReplaceAll(n, "_", " ")})
+			ts.docs = append(ts.docs, searchDoc{ns: agentNamespace, name: n})
 		}
 	}
-	texts := make([]string, len(ts.docs))
-	for i, d := range ts.docs {
-		texts[i] = d.text
-	}
-	ts.index = bm25.New(texts)
+	// Each text is built as it is tokenized, and not kept.
+	ts.index = bm25.NewFunc(len(ts.docs), func(i int) string { return ts.docs[i].text() })
 	return ts, nil
 }
 

@@ -92,7 +92,6 @@ type entry struct {
 	qualified string // server__tool
 	params    []string
 	schema    ojson.Value // input schema as sent; deduplicated when rendered
-	doc       string
 	lowerQual string
 	lowerName string
 }
@@ -100,10 +99,10 @@ type entry struct {
 // New builds the simulator: it registers the catalog's tools as Grok does
 // (B.4: hidden and badly named tools skipped), builds each tool's document
 // (B.2) and indexes them once. Grok rebuilds the BM25 engine on every call
-// from the same documents, which gives the same scores.
+// from the same documents, which gives the same scores. The documents are
+// built while the index tokenizes them and not kept.
 func New(cat *corpus.Catalog, opts Options) *Simulator {
 	s := &Simulator{opts: opts, byID: map[corpus.ToolID]int{}}
-	var docs []string
 	for _, srv := range cat.Servers {
 		s.servers = append(s.servers, serverInfo{name: srv.Name, instructions: srv.Instructions})
 		before := len(s.entries)
@@ -139,11 +138,13 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 			e := newEntry(t, q)
 			s.byID[t.ID()] = len(s.entries)
 			s.entries = append(s.entries, e)
-			docs = append(docs, e.doc)
 		}
 		s.servers[len(s.servers)-1].tools = len(s.entries) - before
 	}
-	s.ix = bm25.New(docs)
+	s.ix = bm25.NewFunc(len(s.entries), func(i int) string {
+		e := &s.entries[i]
+		return Document(e.tool.Server, e.tool.Name, e.tool.Description, e.params)
+	})
 	return s
 }
 
@@ -162,7 +163,6 @@ func newEntry(t *corpus.Tool, qualified string) entry {
 		qualified: qualified,
 		params:    params,
 		schema:    schema,
-		doc:       Document(t.Server, t.Name, t.Description, params),
 		lowerQual: strings.ToLower(qualified),
 		lowerName: strings.ToLower(t.Name),
 	}
@@ -198,13 +198,39 @@ func (s *Simulator) Len() int { return len(s.entries) }
 // split components of the server name, the tool name and each parameter
 // name, all joined by spaces.
 func Document(server, tool, description string, params []string) string {
-	var extra []string
-	extra = append(extra, SplitIdentifier(server)...)
-	extra = append(extra, SplitIdentifier(tool)...)
+	var b strings.Builder
+	n := 2*len(server) + 2*len(tool) + len(description) + 8
 	for _, p := range params {
-		extra = append(extra, SplitIdentifier(p)...)
+		n += 2*len(p) + 2
 	}
-	return server + " " + tool + " " + description + " " + strings.Join(params, " ") + " " + strings.Join(extra, " ")
+	b.Grow(n)
+	b.WriteString(server)
+	b.WriteByte(' ')
+	b.WriteString(tool)
+	b.WriteByte(' ')
+	b.WriteString(description)
+	b.WriteByte(' ')
+	for i, p := range params {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p)
+	}
+	b.WriteByte(' ')
+	first := true
+	part := func(s string) {
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+		b.WriteString(s)
+	}
+	eachIdentifierPart(server, part)
+	eachIdentifierPart(tool, part)
+	for _, p := range params {
+		eachIdentifierPart(p, part)
+	}
+	return b.String()
 }
 
 // SplitIdentifier is Grok's split_identifier (B.2): split on "__", then
@@ -217,24 +243,35 @@ func Document(server, tool, description string, params []string) string {
 //	get__me_Now      → [get me Now]
 func SplitIdentifier(s string) []string {
 	var out []string
-	for _, p1 := range strings.Split(s, "__") {
-		for _, p2 := range strings.Split(p1, "_") {
-			for _, part := range strings.Split(p2, "-") {
-				if part == "" {
-					continue
-				}
-				start := 0
-				for i := 1; i < len(part); i++ {
-					if isLower(part[i-1]) && isUpper(part[i]) {
-						out = append(out, part[start:i])
-						start = i
-					}
-				}
-				out = append(out, part[start:])
+	eachIdentifierPart(s, func(p string) { out = append(out, p) })
+	return out
+}
+
+// eachIdentifierPart calls fn with SplitIdentifier's components in order,
+// without building the intermediate lists. Splitting on "__", then "_",
+// then "-" and dropping empty pieces leaves the maximal runs of bytes
+// other than '_' and '-'.
+func eachIdentifierPart(s string, fn func(string)) {
+	for i := 0; i < len(s); {
+		if s[i] == '_' || s[i] == '-' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != '_' && s[j] != '-' {
+			j++
+		}
+		part := s[i:j]
+		start := 0
+		for k := 1; k < len(part); k++ {
+			if isLower(part[k-1]) && isUpper(part[k]) {
+				fn(part[start:k])
+				start = k
 			}
 		}
+		fn(part[start:])
+		i = j
 	}
-	return out
 }
 
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -441,4 +442,54 @@ func TestEveryNameRejected(t *testing.T) {
 	if len(r.Hits) != 0 || len(r.Notes) == 0 || !strings.HasPrefix(r.Notes[0], want) {
 		t.Errorf("hits %v, notes %q", r.Hits, r.Notes)
 	}
+}
+
+// splitIdentifierRef is B.2's split_identifier written as the spec says it
+// (nested splits), the reference for the one-pass SplitIdentifier.
+func splitIdentifierRef(s string) []string {
+	var out []string
+	for _, p1 := range strings.Split(s, "__") {
+		for _, p2 := range strings.Split(p1, "_") {
+			for _, part := range strings.Split(p2, "-") {
+				if part == "" {
+					continue
+				}
+				start := 0
+				for i := 1; i < len(part); i++ {
+					if isLower(part[i-1]) && isUpper(part[i]) {
+						out = append(out, part[start:i])
+						start = i
+					}
+				}
+				out = append(out, part[start:])
+			}
+		}
+	}
+	return out
+}
+
+// FuzzDocument holds SplitIdentifier and Document to the spec's nested
+// splits and joins.
+func FuzzDocument(f *testing.F) {
+	f.Add("grafana-ai", "get__me_Now", "Gets me.", "orgId,page-size")
+	f.Add("_-_", "a__b", "", "")
+	f.Fuzz(func(t *testing.T, server, tool, desc, paramList string) {
+		params := strings.Split(paramList, ",")
+		if paramList == "" {
+			params = nil
+		}
+		if got, want := SplitIdentifier(tool), splitIdentifierRef(tool); !slices.Equal(got, want) {
+			t.Fatalf("SplitIdentifier(%q) = %q, want %q", tool, got, want)
+		}
+		var extra []string
+		extra = append(extra, splitIdentifierRef(server)...)
+		extra = append(extra, splitIdentifierRef(tool)...)
+		for _, p := range params {
+			extra = append(extra, splitIdentifierRef(p)...)
+		}
+		want := server + " " + tool + " " + desc + " " + strings.Join(params, " ") + " " + strings.Join(extra, " ")
+		if got := Document(server, tool, desc, params); got != want {
+			t.Fatalf("Document = %q, want %q", got, want)
+		}
+	})
 }

@@ -61,49 +61,48 @@ type hashTF struct {
 	tf   int32
 }
 
-// docTerms is a document's distinct token hashes: spans[d] indexes the
-// flat slice of the worker that tokenized it.
-type docSpan struct {
-	worker     int32
-	start, end int32
-}
-
 // New builds the index; a document's id is its position in docs.
 // Documents are tokenized in parallel (GOMAXPROCS workers) when there are
 // many, straight into token hashes (the crate's term ids) without keeping
 // the token strings.
 func New(docs []string) *Index {
+	return NewFunc(len(docs), func(i int) string { return docs[i] })
+}
+
+// NewFunc is New over n documents that doc returns one at a time, so a
+// caller can build each text when it is tokenized and let it go right
+// after instead of holding them all. doc is called once per document,
+// from several goroutines at once.
+func NewFunc(n int, doc func(i int) string) *Index {
 	workers := runtime.GOMAXPROCS(0)
-	if len(docs) < 64 || workers < 2 {
+	if n < 64 || workers < 2 {
 		workers = 1
 	}
-	spans := make([]docSpan, len(docs))
-	docLen := make([]int32, len(docs))
-	flat := make([][]hashTF, workers)
+	lists := make([][]hashTF, n)
+	docLen := make([]int32, n)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var tk tokenizer
+			tk := tokenizer{stems: map[string]string{}}
 			var hashes []uint32
-			var out []hashTF
-			for i := w; i < len(docs); i += workers {
+			var chunk []hashTF // the documents' lists are cut from chunks
+			for i := w; i < n; i += workers {
 				hashes = hashes[:0]
-				tk.each(docs[i], func(tok string) { hashes = append(hashes, FxHash32(tok)) })
+				tk.each(doc(i), func(tok string) { hashes = append(hashes, FxHash32(tok)) })
 				docLen[i] = int32(len(hashes))
-				start := len(out)
-				out = appendCounts(out, hashes)
-				spans[i] = docSpan{worker: int32(w), start: int32(start), end: int32(len(out))}
+				if cap(chunk)-len(chunk) < len(hashes) {
+					chunk = make([]hashTF, 0, max(1<<14, len(hashes)))
+				}
+				start := len(chunk)
+				chunk = appendCounts(chunk, hashes)
+				lists[i] = chunk[start:len(chunk):len(chunk)]
 			}
-			flat[w] = out
 		}()
 	}
 	wg.Wait()
-	return build(docLen, func(d int) []hashTF {
-		sp := spans[d]
-		return flat[sp.worker][sp.start:sp.end]
-	})
+	return build(docLen, func(d int) []hashTF { return lists[d] })
 }
 
 // appendCounts appends the distinct values of hashes with their counts
@@ -125,8 +124,7 @@ func appendCounts(out []hashTF, hashes []uint32) []hashTF {
 // (for callers that tokenize once and reuse the tokens).
 func NewFromTokens(docs [][]string) *Index {
 	docLen := make([]int32, len(docs))
-	var flat []hashTF
-	spans := make([]docSpan, len(docs))
+	lists := make([][]hashTF, len(docs))
 	var hashes []uint32
 	for d, ts := range docs {
 		hashes = hashes[:0]
@@ -134,11 +132,9 @@ func NewFromTokens(docs [][]string) *Index {
 			hashes = append(hashes, FxHash32(t))
 		}
 		docLen[d] = int32(len(ts))
-		start := len(flat)
-		flat = appendCounts(flat, hashes)
-		spans[d] = docSpan{start: int32(start), end: int32(len(flat))}
+		lists[d] = appendCounts(nil, hashes)
 	}
-	return build(docLen, func(d int) []hashTF { return flat[spans[d].start:spans[d].end] })
+	return build(docLen, func(d int) []hashTF { return lists[d] })
 }
 
 // build assigns term ids (counts are per token hash, as the crate counts

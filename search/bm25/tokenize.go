@@ -29,6 +29,24 @@ func Tokenize(text string) []string {
 // next (one per goroutine).
 type tokenizer struct {
 	buf []byte
+	// stems, when set, is a private memo in front of the shared stemCache,
+	// read without a lock (index builds tokenize on several goroutines).
+	stems map[string]string
+}
+
+// stem is stemBytes through the private memo.
+func (tk *tokenizer) stem(w []byte) string {
+	if tk.stems == nil {
+		return stemBytes(w)
+	}
+	if s, ok := tk.stems[string(w)]; ok {
+		return s
+	}
+	s := stemBytes(w)
+	if len(tk.stems) < stemCacheMax {
+		tk.stems[string(w)] = s
+	}
+	return s
 }
 
 // each calls fn with every token of text, in order.
@@ -46,7 +64,7 @@ func (tk *tokenizer) each(text string, fn func(tok string)) {
 		if _, stop := stopSet[string(w)]; stop {
 			return
 		}
-		fn(stemBytes(w))
+		fn(tk.stem(w))
 	}
 	if isASCII(b) { // always, after transliteration; checked all the same
 		asciiWords(b, word)
