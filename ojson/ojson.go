@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -178,10 +179,18 @@ func (v Value) Dedup() Value {
 // does (no HTML escaping). indent "" gives the compact form.
 func (v Value) JS(indent string) string {
 	var b strings.Builder
-	writeJS(&b, v.Dedup(), indent, "")
+	writeJS(&b, v, indent, "")
 	return b.String()
 }
 
+// AppendJS writes v.JS(indent) to b.
+func (v Value) AppendJS(b *strings.Builder, indent string) {
+	writeJS(b, v, indent, "")
+}
+
+// writeJS prints v as JS does. Duplicate keys are collapsed object by
+// object as they are printed (what Dedup does to the whole tree first), so
+// a tree without them is not copied.
 func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 	switch v.Kind {
 	case Invalid:
@@ -191,10 +200,14 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(v.Bool))
 	case Number:
+		if plainInteger(v.Str) {
+			b.WriteString(v.Str) // what JSNumber prints for it
+			return
+		}
 		f, _ := v.Float()
 		b.WriteString(JSNumber(f))
 	case String:
-		b.WriteString(JSString(v.Str))
+		appendJSString(b, v.Str)
 	case Array:
 		if len(v.Array) == 0 {
 			b.WriteString("[]")
@@ -222,9 +235,13 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 			b.WriteString("{}")
 			return
 		}
+		ms := v.Members
+		if hasDuplicateKeys(ms) {
+			ms = dedupMembers(ms)
+		}
 		inner := prefix + indent
 		b.WriteByte('{')
-		for i, m := range jsOrder(v.Members) {
+		for i, m := range jsOrder(ms) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -232,7 +249,7 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 				b.WriteByte('\n')
 				b.WriteString(inner)
 			}
-			b.WriteString(JSString(m.Key))
+			appendJSString(b, m.Key)
 			b.WriteByte(':')
 			if indent != "" {
 				b.WriteByte(' ')
@@ -251,6 +268,9 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 // array-index keys (canonical integers below 2^32-1) ascending, then the
 // others in insertion order.
 func jsOrder(ms []Member) []Member {
+	if !slices.ContainsFunc(ms, func(m Member) bool { return isArrayIndex(m.Key) }) {
+		return ms
+	}
 	var idx, rest []Member
 	for _, m := range ms {
 		if isArrayIndex(m.Key) {
@@ -289,6 +309,63 @@ func isArrayIndex(k string) bool {
 	return err == nil && n < math.MaxUint32
 }
 
+// plainInteger reports whether a number literal is an integer that
+// JSNumber prints exactly as written: an optional minus and 1 to 15 digits
+// without a leading zero (exact in a float64), or "0". "-0" prints as 0.
+func plainInteger(lit string) bool {
+	d := strings.TrimPrefix(lit, "-")
+	if d == "0" {
+		return lit == "0"
+	}
+	if d == "" || len(d) > 15 || d[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasDuplicateKeys reports whether an object repeats a key.
+func hasDuplicateKeys(ms []Member) bool {
+	if len(ms) > 32 {
+		seen := make(map[string]struct{}, len(ms))
+		for _, m := range ms {
+			if _, ok := seen[m.Key]; ok {
+				return true
+			}
+			seen[m.Key] = struct{}{}
+		}
+		return false
+	}
+	for i := 1; i < len(ms); i++ {
+		for j := 0; j < i; j++ {
+			if ms[i].Key == ms[j].Key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dedupMembers is one level of Dedup: a repeated key keeps its first
+// position and takes its last value.
+func dedupMembers(ms []Member) []Member {
+	idx := make(map[string]int, len(ms))
+	out := make([]Member, 0, len(ms))
+	for _, m := range ms {
+		if i, ok := idx[m.Key]; ok {
+			out[i].Value = m.Value
+			continue
+		}
+		idx[m.Key] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
 // JSNumber formats f as JavaScript's Number.prototype.toString (and so
 // JSON.stringify, which prints non-finite numbers as null).
 func JSNumber(f float64) string {
@@ -318,8 +395,23 @@ func JSNumber(f float64) string {
 func JSString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
+	appendJSString(&b, s)
+	return b.String()
+}
+
+// appendJSString writes JSString(s) to b, runs of printable ASCII other
+// than `"` and `\` in one piece.
+func appendJSString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		b.WriteString(s[i:j])
+		if i = j; i == len(s) {
+			break
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
@@ -338,11 +430,10 @@ func JSString(s string) string {
 		case r == '\t':
 			b.WriteString(`\t`)
 		case r < 0x20:
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	b.WriteByte('"')
-	return b.String()
 }

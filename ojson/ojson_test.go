@@ -1,7 +1,11 @@
 package ojson
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -127,6 +131,127 @@ func FuzzParse(f *testing.F) {
 		}
 		if !json.Valid(data) {
 			t.Fatalf("ojson accepted invalid JSON %q", data)
+		}
+	})
+}
+
+// jsRef is JS as first written: Dedup the whole tree, then print with
+// every number through JSNumber and every string through a rune-by-rune
+// JSString; the reference for the faster printer.
+func jsRef(v Value, indent string) string {
+	var b strings.Builder
+	writeJSRef(&b, v.Dedup(), indent, "")
+	return b.String()
+}
+
+func writeJSRef(b *strings.Builder, v Value, indent, prefix string) {
+	str := func(s string) {
+		b.WriteByte('"')
+		for _, r := range s { // an invalid byte is U+FFFD
+			switch {
+			case r == '"' || r == '\\':
+				b.WriteString(`\` + string(r))
+			case r == '\b':
+				b.WriteString(`\b`)
+			case r == '\f':
+				b.WriteString(`\f`)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r < 0x20:
+				fmt.Fprintf(b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('"')
+	}
+	open := func(c byte, n int, item func(i int)) {
+		inner := prefix + indent
+		b.WriteByte(c)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if indent != "" {
+				b.WriteString("\n" + inner)
+			}
+			item(i)
+		}
+		if indent != "" {
+			b.WriteString("\n" + prefix)
+		}
+		b.WriteByte(c + 2) // [ → ], { → }
+	}
+	switch v.Kind {
+	case Invalid:
+		b.WriteString("undefined")
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case Number:
+		f, _ := v.Float()
+		b.WriteString(JSNumber(f))
+	case String:
+		str(v.Str)
+	case Array:
+		if len(v.Array) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		open('[', len(v.Array), func(i int) { writeJSRef(b, v.Array[i], indent, prefix+indent) })
+	case Object:
+		if len(v.Members) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		var idx, rest []Member
+		for _, m := range v.Members {
+			if isArrayIndex(m.Key) {
+				idx = append(idx, m)
+			} else {
+				rest = append(rest, m)
+			}
+		}
+		slices.SortStableFunc(idx, func(a, c Member) int {
+			x, _ := strconv.ParseUint(a.Key, 10, 64)
+			y, _ := strconv.ParseUint(c.Key, 10, 64)
+			return cmp.Compare(x, y)
+		})
+		ms := append(idx, rest...)
+		open('{', len(ms), func(i int) {
+			str(ms[i].Key)
+			b.WriteByte(':')
+			if indent != "" {
+				b.WriteByte(' ')
+			}
+			writeJSRef(b, ms[i].Value, indent, prefix+indent)
+		})
+	}
+}
+
+// FuzzJSMatchesReference: the printer (no tree copy, plain integers and
+// ASCII runs written as they are) prints what the reference prints,
+// compact and indented.
+func FuzzJSMatchesReference(f *testing.F) {
+	for _, s := range []string{`{"b":1,"2":2,"a":[1.5,1e21,1e-7,0.000001,-0,100,"<&>\u2028\u0001"],"1":{}}`,
+		`{"a":1,"a":{"x":2,"x":[3]},"10":0,"9":-12345678901234567}`, `["\ud800", "tab\there", 007]`, `[-0, 0, 123456789012345, 1234567890123456]`} {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("\"bad \xff utf8 \x7f\""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for _, indent := range []string{"", "  "} {
+			if got, want := v.JS(indent), jsRef(v, indent); got != want {
+				t.Fatalf("JS(%q):\n got %s\nwant %s", indent, got, want)
+			}
 		}
 	})
 }

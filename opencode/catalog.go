@@ -110,10 +110,12 @@ var style118 = planStyle{header: "tools.$codemode.search", advert: searchSignatu
 // followed at the end by the search function's signature. shown[i] tells
 // whether items[i] made it.
 func PlanCatalog(items []CatalogItem, budget int) (Catalog, []bool) {
-	return planCatalog(items, budget, style118)
+	return planCatalog(items, nil, budget, style118)
 }
 
-func planCatalog(items []CatalogItem, budget int, st planStyle) (Catalog, []bool) {
+// planCatalog is PlanCatalog; pathKeys, when not nil, are the paths'
+// collation keys (search.LocaleKeys), already computed by the caller.
+func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyle) (Catalog, []bool) {
 	type ns struct {
 		name   string
 		key    string // collation key of name
@@ -143,11 +145,13 @@ func planCatalog(items []CatalogItem, budget int, st planStyle) (Catalog, []bool
 		order[i].key = string(k)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].key < order[j].key })
-	paths := make([]string, len(items))
-	for i, it := range items {
-		paths[i] = it.Path
+	if pathKeys == nil {
+		paths := make([]string, len(items))
+		for i, it := range items {
+			paths[i] = it.Path
+		}
+		pathKeys = search.LocaleKeys(paths)
 	}
-	pathKeys := search.LocaleKeys(paths)
 	for _, g := range order {
 		g.queue = append([]int(nil), g.all...)
 		sort.SliceStable(g.queue, func(a, b int) bool {

@@ -93,13 +93,10 @@ func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
 		desc := toolDescription(t)
 		s.lines[i] = CatalogLine(sig, desc)
 		items[i] = CatalogItem{Path: e.path, Line: s.lines[i]}
-		s.index = append(s.index, &indexEntry{
-			e: e, rendered: RenderPath(e.path), lpath: jsLower(e.path), ldesc: jsLower(desc),
-			text: searchText(e.path, desc, t.InputSchema), pathKey: string(keys[i]), signature: sig, desc: desc,
-		})
+		s.index = append(s.index, newIndexEntry(e, desc, sig, keys[i]))
 		s.byID[t.ID()] = i
 	}
-	s.catalog, s.shown = planCatalog(items, p.Budget, s.style)
+	s.catalog, s.shown = planCatalog(items, keys, p.Budget, s.style)
 	s.problems = append(rejectionProblems(cat, p.ID.String(), rejected), outputFallbackProblems(cat, p.ID.String(), lost)...)
 	s.problems = append(s.problems, s.diagnose(cat)...)
 	s.problems = append(s.problems, budget...)

@@ -3,6 +3,7 @@ package opencode
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,10 +38,20 @@ func builtinChars() int {
 // "type" set to "object", "properties" defaulted to {} when absent or
 // null, and "additionalProperties" set to false — existing keys keep their
 // place, new ones are appended in that order.
+//
+// Only the top level is collapsed here (a repeated key: first position,
+// last value); Value.JS collapses the levels below as it prints them.
 func EagerParameters(input ojson.Value) ojson.Value {
 	var ms []ojson.Member
 	if input.Kind == ojson.Object {
-		ms = append(ms, input.Dedup().Members...)
+		ms = make([]ojson.Member, 0, len(input.Members)+3)
+		for _, m := range input.Members {
+			if i := slices.IndexFunc(ms, func(x ojson.Member) bool { return x.Key == m.Key }); i >= 0 {
+				ms[i].Value = m.Value
+				continue
+			}
+			ms = append(ms, m)
+		}
 	}
 	set := func(key string, v ojson.Value, keepNonNull bool) {
 		for i := range ms {
@@ -64,8 +75,19 @@ func EagerParameters(input ojson.Value) ojson.Value {
 // compact JSON, the name ToolKey(server, tool), the description as given
 // ("" when absent).
 func EagerDefinition(t *corpus.Tool) string {
-	return `{"type":"function","function":{"name":` + jsonString(ToolKey(t.Server, t.Name)) +
-		`,"description":` + jsonString(toolDescription(t)) + `,"parameters":` + EagerParameters(t.InputSchema).JS("") + `}}`
+	var b strings.Builder
+	appendEagerDefinition(&b, t)
+	return b.String()
+}
+
+func appendEagerDefinition(b *strings.Builder, t *corpus.Tool) {
+	b.WriteString(`{"type":"function","function":{"name":`)
+	b.WriteString(jsonString(ToolKey(t.Server, t.Name)))
+	b.WriteString(`,"description":`)
+	b.WriteString(jsonString(toolDescription(t)))
+	b.WriteString(`,"parameters":`)
+	EagerParameters(t.InputSchema).AppendJS(b, "")
+	b.WriteString(`}}`)
 }
 
 // Eager simulates OpenCode's default (1.x) tool loading: every MCP tool is
@@ -73,8 +95,8 @@ func EagerDefinition(t *corpus.Tool) string {
 type Eager struct {
 	id       search.ClientID
 	entries  []*entry // in request order (by name)
-	defs     []string
-	defTok   []int // Tokens of each definition
+	defEnd   []int    // definition i is shown[start:defEnd[i]], start the previous end + 1
+	defTok   []int    // Tokens of each definition
 	byID     map[corpus.ToolID]int
 	mcpChars int
 	shown    string // the definitions, one a line
@@ -104,13 +126,24 @@ func NewEager(cat *corpus.Catalog) *Eager {
 		sorted[i] = s.entries[j]
 	}
 	s.entries = sorted
+	// The definitions are written one after the other into the shown text
+	// (one a line) and each is a slice of it.
+	var b strings.Builder
+	s.defEnd = make([]int, len(s.entries))
+	s.defTok = make([]int, len(s.entries))
 	for i, e := range s.entries {
-		s.defs = append(s.defs, EagerDefinition(e.tool))
-		s.defTok = append(s.defTok, Tokens(s.defs[i]))
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		start := b.Len()
+		appendEagerDefinition(&b, e.tool)
+		s.defEnd[i] = b.Len()
 		s.byID[e.tool.ID()] = i
-		s.mcpChars += utf16Len(s.defs[i])
+		def := b.String()[start:] // the builder's bytes so far, not copied
+		s.defTok[i] = Tokens(def)
+		s.mcpChars += utf16Len(def)
 	}
-	s.shown = strings.Join(s.defs, "\n")
+	s.shown = b.String()
 	s.problems = append(rejectionProblems(cat, s.id.String(), rejected), commonProblems(cat, s.id.String(), s.entries)...)
 	return s
 }
@@ -122,7 +155,7 @@ func (s *Eager) Client() search.ClientID { return s.id }
 // definitions, of the built-in ones, and of the whole tools array sent
 // with every request.
 func (s *Eager) DefinitionTokens() (mcp, builtin, total int) {
-	n := len(s.defs) + len(builtinDefinitionChars)
+	n := len(s.entries) + len(builtinDefinitionChars)
 	chars := s.mcpChars + builtinChars() + 2 + max(0, n-1) // [ , ]
 	return roundQuarter(s.mcpChars), roundQuarter(builtinChars()), roundQuarter(chars)
 }
@@ -161,8 +194,17 @@ func (s *Eager) View(id corpus.ToolID) (search.ToolView, bool) {
 	if !ok {
 		return search.ToolView{}, false
 	}
-	return search.ToolView{Tool: id, Name: s.entries[i].key, Text: s.defs[i], Tokens: s.defTok[i],
+	return search.ToolView{Tool: id, Name: s.entries[i].key, Text: s.def(i), Tokens: s.defTok[i],
 		Notes: []string{"sent with every request (eager loading)"}}, true
+}
+
+// def returns definition i as sent.
+func (s *Eager) def(i int) string {
+	start := 0
+	if i > 0 {
+		start = s.defEnd[i-1] + 1
+	}
+	return s.shown[start:s.defEnd[i]]
 }
 
 // Problems implements search.Reporter.

@@ -88,7 +88,7 @@ func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry 
 	for _, k := range keys {
 		ns := ""
 		for _, s := range longest {
-			if strings.HasPrefix(k, s+"_") {
+			if hasPrefixUnderscore(k, s) {
 				ns = s
 				break
 			}
@@ -101,7 +101,7 @@ func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry 
 			}
 		}
 		local := k
-		if strings.HasPrefix(k, ns+"_") {
+		if hasPrefixUnderscore(k, ns) {
 			local = k[len(ns)+1:]
 		}
 		e := byKey[k]
@@ -128,6 +128,12 @@ func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry 
 		}
 	}
 	return out
+}
+
+// hasPrefixUnderscore is strings.HasPrefix(k, prefix+"_") without building
+// the string.
+func hasPrefixUnderscore(k, prefix string) bool {
+	return len(k) > len(prefix) && k[len(prefix)] == '_' && strings.HasPrefix(k, prefix)
 }
 
 // jsKeyOrder orders distinct property names as ECMAScript enumerates an

@@ -328,3 +328,32 @@ func TestRunSearchValidates(t *testing.T) {
 		t.Errorf("offset -2: %v", err)
 	}
 }
+
+// TestIndexEntryLowercase: the lowercased path and description, kept as
+// slices of the search text when it holds them, are jsLower's, on the
+// demo, every shared catalog and hand-made cases (uppercase, non-ASCII,
+// İ, a description that is not a prefix).
+func TestIndexEntryLowercase(t *testing.T) {
+	cats := []*corpus.Catalog{corpus.Demo()}
+	if _, err := os.Stat(sharedCatalogs); err == nil {
+		cats = append(cats, loadShared(t, "*"))
+	}
+	for _, cat := range cats {
+		for _, ie := range newCodeMode(cat, profile118()).index {
+			if ie.lpath != jsLower(ie.e.path) || ie.ldesc != jsLower(ie.desc) {
+				t.Fatalf("%s: lpath %q ldesc %q", ie.e.path, ie.lpath, ie.ldesc)
+			}
+		}
+	}
+	for _, tc := range []struct{ text, s, want string }{
+		{"abc\nrest", "ABC", "abc"},
+		{"xyz", "ABC", "abc"},
+		{"i\u0307x", "İX", "i\u0307x"},
+		{"ab", "ABC", "abc"},
+		{"café", "CAFÉ", "café"},
+	} {
+		if got := lowerIn(tc.text, 0, tc.s); got != tc.want {
+			t.Errorf("lowerIn(%q, %q) = %q, want %q", tc.text, tc.s, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
@@ -87,6 +88,49 @@ type indexEntry struct {
 	pathKey   string // collation key of the unrendered path
 	signature string
 	desc      string
+}
+
+// newIndexEntry prepares one tool for search(). The lowercased path and
+// description are, in the usual case, the start of the lowercased search
+// text, and are then kept as slices of it rather than as copies.
+func newIndexEntry(e *entry, desc, sig string, pathKey []byte) *indexEntry {
+	text := searchText(e.path, desc, e.tool.InputSchema)
+	ie := &indexEntry{e: e, rendered: RenderPath(e.path), text: text, pathKey: string(pathKey), signature: sig, desc: desc}
+	ie.lpath = lowerIn(text, 0, e.path)
+	if len(text) > len(ie.lpath) && text[len(ie.lpath)] == '\n' {
+		ie.ldesc = lowerIn(text, len(ie.lpath)+1, desc)
+	} else {
+		ie.ldesc = jsLower(desc)
+	}
+	return ie
+}
+
+// lowerIn returns jsLower(s), as the slice of text at off when text holds
+// it there.
+func lowerIn(text string, off int, s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			l := jsLower(s)
+			if strings.HasPrefix(text[off:], l) {
+				return text[off : off+len(l)]
+			}
+			return l
+		}
+	}
+	// ASCII: compare with the lowercase bytes without building them.
+	if len(text)-off < len(s) {
+		return jsLower(s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if text[off+i] != c {
+			return jsLower(s)
+		}
+	}
+	return text[off : off+len(s)]
 }
 
 // searchText is what search()'s +2 signal reads (§C.2): the path, the

@@ -296,8 +296,16 @@ func TestEagerOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := NewEager(corpus.Demo())
-	if got := strings.Join(e.defs, "\n"); got != strings.Join(fx.DemoDefinitions, "\n") {
+	if got := e.shown; got != strings.Join(fx.DemoDefinitions, "\n") {
 		t.Errorf("demo definitions differ:\n%s", firstDiff(got, strings.Join(fx.DemoDefinitions, "\n")))
+	}
+	if len(e.entries) != len(fx.DemoDefinitions) {
+		t.Fatalf("%d definitions, fixture has %d", len(e.entries), len(fx.DemoDefinitions))
+	}
+	for i, want := range fx.DemoDefinitions {
+		if got := e.def(i); got != want || got != EagerDefinition(e.entries[i].tool) {
+			t.Errorf("definition %d:\n%s", i, firstDiff(got, want))
+		}
 	}
 	cat, err := corpus.Load("testdata/order.json")
 	if err != nil {

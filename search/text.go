@@ -1,6 +1,8 @@
 package search
 
 import (
+	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -143,11 +145,27 @@ func LocaleCompare(a, b string) int {
 	return r
 }
 
-// SortLocale sorts names in place by LocaleCompare, stably.
+// SortLocale sorts names in place by LocaleCompare, stably. A long list is
+// sorted on collation keys (LocaleKeys), each string's weights derived
+// once instead of at every comparison.
 func SortLocale(names []string) {
-	c := collators.Get().(*collate.Collator)
-	defer collators.Put(c)
-	sort.SliceStable(names, func(i, j int) bool { return c.CompareString(names[i], names[j]) < 0 })
+	if len(names) < 32 {
+		c := collators.Get().(*collate.Collator)
+		defer collators.Put(c)
+		sort.SliceStable(names, func(i, j int) bool { return c.CompareString(names[i], names[j]) < 0 })
+		return
+	}
+	keys := LocaleKeys(names)
+	idx := make([]int, len(names))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	sorted := make([]string, len(names))
+	for i, j := range idx {
+		sorted[i] = names[j]
+	}
+	copy(names, sorted)
 }
 
 // LocaleKeys precomputes collation keys so a large pool can be sorted

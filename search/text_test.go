@@ -1,7 +1,10 @@
 package search
 
 import (
+	"bytes"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -179,5 +182,37 @@ func TestJSTrim(t *testing.T) {
 	}
 	if got := JSTrim("\u0085x\u0085"); got != "\u0085x\u0085" {
 		t.Errorf("JSTrim trimmed U+0085: %q", got)
+	}
+}
+
+// FuzzLocaleKeys: comparing collation keys byte-wise gives LocaleCompare's
+// answer (what SortLocale relies on for long lists), ties included.
+func FuzzLocaleKeys(f *testing.F) {
+	f.Add("mcp__x__tool", "mcp__x__Tool")
+	f.Add("a_b", "a-b")
+	f.Add("é", "e\u0301")
+	f.Add("same", "same")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		k := LocaleKeys([]string{a, b})
+		if got, want := bytes.Compare(k[0], k[1]), LocaleCompare(a, b); got != want {
+			t.Fatalf("keys compare %d, LocaleCompare(%q, %q) = %d", got, a, b, want)
+		}
+	})
+}
+
+// TestSortLocaleLong: past 32 names SortLocale sorts on keys; the order
+// is the comparison sort's, stable for equal names.
+func TestSortLocaleLong(t *testing.T) {
+	base := []string{"a_b", "a-b", "a.b", "ab", "aB", "Ab", "AB", "a1", "a10", "a2", "é", "e", "e\u0301", "_z", "Z"}
+	var in []string
+	for i := 0; i < 5; i++ {
+		in = append(in, base...)
+	}
+	want := append([]string(nil), in...)
+	sort.SliceStable(want, func(i, j int) bool { return LocaleCompare(want[i], want[j]) < 0 })
+	got := append([]string(nil), in...)
+	SortLocale(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("SortLocale over %d names:\n got %q\nwant %q", len(in), got, want)
 	}
 }
