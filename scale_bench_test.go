@@ -1,9 +1,11 @@
 package toolfind_test
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"testing"
+	"testing/fstest"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/cputime"
@@ -19,9 +21,15 @@ var scaleSizes = []int{10_000}
 // scaleClients are the default clients, each built and searched alone.
 var scaleClients = []string{"claude", "grok", "codex", "codex-search", "opencode", "opencode-codemode"}
 
+// scaleCatalog loads gencat's n tools (seed 1) from memory. (gencat
+// cannot load them itself: corpus's own tests import gencat.)
 func scaleCatalog(b *testing.B, n int) *corpus.Catalog {
 	b.Helper()
-	cat, err := gencat.Catalog(n, 1)
+	var buf bytes.Buffer
+	if err := gencat.Write(&buf, n, 1); err != nil {
+		b.Fatal(err)
+	}
+	cat, err := corpus.LoadFS(fstest.MapFS{"gen.json": {Data: buf.Bytes()}}, "gen.json")
 	if err != nil {
 		b.Fatal(err)
 	}

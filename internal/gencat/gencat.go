@@ -22,9 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing/fstest"
-
-	"github.com/toolfind/toolfind/corpus"
 )
 
 // PerServer is the number of tools per server.
@@ -194,14 +191,4 @@ func pick(r *rand.Rand, list []string) string { return list[r.IntN(len(list))] }
 func writeJSON(b *strings.Builder, v any) {
 	data, _ := json.Marshal(v) // maps of strings: sorted keys, never an error
 	b.Write(data)
-}
-
-// Catalog returns the n tools of Write(w, n, seed) loaded as a catalog (in
-// memory, through corpus.LoadFS), for benchmarks of the simulators.
-func Catalog(n int, seed uint64) (*corpus.Catalog, error) {
-	var buf bytes.Buffer
-	if err := Write(&buf, n, seed); err != nil {
-		return nil, err
-	}
-	return corpus.LoadFS(fstest.MapFS{"gen.json": {Data: buf.Bytes()}}, "gen.json")
 }
