@@ -477,4 +477,3 @@ func TestFindSuspiciousFastPath(t *testing.T) {
 		}
 	}
 }
-
