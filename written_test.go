@@ -155,7 +155,10 @@ func agreement(t *testing.T, dir string, names []string, catalogs map[string]str
 			t.Fatal(err)
 		}
 		rp := writer.NewReplay(lines)
-		sims, err := toolfind.Clients(cat, strings.Join(rp.Clients(), ","), nil)
+		// The model's Codex scripts run without the 2 s wall-clock
+		// limit: on a starved CI machine a heavy script would otherwise
+		// time out and change the agreement (it once did).
+		sims, err := toolfind.Clients(cat, strings.Join(rp.Clients(), ","), toolfind.ClientOptions{"codex": {"timeout": "5m"}})
 		if err != nil {
 			t.Fatal(err)
 		}
