@@ -83,6 +83,9 @@ func (r *Report) headline() string {
 	}
 	s += fmt.Sprintf("; %d %s tried, %d rejected; every kept edit re-simulated on the whole corpus: no regressions",
 		r.Tried, plural(r.Tried, "candidate", "candidates"), len(r.Rejected))
+	if h := r.Holdout; h != nil {
+		s += fmt.Sprintf(" on the %d learning queries (the held-out part below)", h.Learn)
+	}
 	return s
 }
 
