@@ -651,19 +651,28 @@ func plural(n int, one, many string) string {
 // evalRenamed evaluates with the query set's expectations of old renamed.
 func (s *search_) evalRenamed(cat *corpus.Catalog, idx []int, old, new corpus.ToolID) (*state, error) {
 	saved := s.engine.qs
-	qs := &corpus.QuerySet{Source: saved.Source, Queries: append([]corpus.Query(nil), saved.Queries...)}
-	for i := range qs.Queries {
-		q := &qs.Queries[i]
+	s.engine.qs = withRenames(saved, map[corpus.ToolID]corpus.ToolID{old: new})
+	defer func() { s.engine.qs = saved }()
+	return s.eval(cat, idx, false)
+}
+
+// withRenames returns qs with every expectation of a renamed tool
+// following the rename (qs itself when nothing is renamed).
+func withRenames(qs *corpus.QuerySet, renames map[corpus.ToolID]corpus.ToolID) *corpus.QuerySet {
+	if len(renames) == 0 {
+		return qs
+	}
+	out := &corpus.QuerySet{Source: qs.Source, Queries: append([]corpus.Query(nil), qs.Queries...)}
+	for i := range out.Queries {
+		q := &out.Queries[i]
 		for j, id := range q.Expect {
-			if id == old {
+			if n, ok := renames[id]; ok {
 				q.Expect = append([]corpus.ToolID(nil), q.Expect...)
-				q.Expect[j] = new
+				q.Expect[j] = n
 			}
 		}
 	}
-	s.engine.qs = qs
-	defer func() { s.engine.qs = saved }()
-	return s.eval(cat, idx, false)
+	return out
 }
 
 // accept makes a trial's edit part of the working catalog.
@@ -695,17 +704,7 @@ func (s *search_) accept(tr *trial) {
 
 // rename makes the query set expect the renamed tool from now on.
 func (s *search_) rename(old, new corpus.ToolID) {
-	qs := &corpus.QuerySet{Source: s.qs.Source, Queries: append([]corpus.Query(nil), s.qs.Queries...)}
-	for i := range qs.Queries {
-		q := &qs.Queries[i]
-		for j, id := range q.Expect {
-			if id == old {
-				q.Expect = append([]corpus.ToolID(nil), q.Expect...)
-				q.Expect[j] = new
-			}
-		}
-	}
-	s.engine.qs = qs
+	s.engine.qs = withRenames(s.engine.qs, map[corpus.ToolID]corpus.ToolID{old: new})
 }
 
 func regression(q corpus.Query, row string, before, after float64, shown []corpus.ToolID) Regression {

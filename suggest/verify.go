@@ -18,19 +18,7 @@ func (s *search_) kept(refs []toolRef) (*corpus.Catalog, *corpus.QuerySet) {
 			renames[te.original.ID()] = te.edited.ID()
 		}
 	}
-	qs := s.origQS
-	if len(renames) > 0 {
-		qs = &corpus.QuerySet{Source: qs.Source, Queries: append([]corpus.Query(nil), qs.Queries...)}
-		for i := range qs.Queries {
-			q := &qs.Queries[i]
-			for j, id := range q.Expect {
-				if n, ok := renames[id]; ok {
-					q.Expect = append([]corpus.ToolID(nil), q.Expect...)
-					q.Expect[j] = n
-				}
-			}
-		}
-	}
+	qs := withRenames(s.origQS, renames)
 	return withTools(s.base, repl), qs
 }
 
