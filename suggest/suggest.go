@@ -262,7 +262,9 @@ func (e *engine) eval(cat *corpus.Catalog, idx []int, first bool) (*state, error
 
 // affected lists the queries an edit adding stems to tool t can change:
 // those expecting t, and those whose prompt or written calls use one of
-// the stems. (Other queries can move only through a collection statistic
+// the stems. In any other query the edit can only lower t's score (a
+// longer text weighs each of its words less), which never hurts another
+// tool's pair: t moves down, the expected tool up. (Other queries can move only through a collection statistic
 // such as BM25's average length; the final whole-corpus verification
 // catches those.)
 func (s *search_) affected(t corpus.ToolID, stems []string) []int {
