@@ -39,7 +39,17 @@ type Entry struct {
 
 // JSON returns the entry as JSON.stringify({name, description}) prints it.
 func (e Entry) JSON() string {
-	return `{"name":` + jsString(e.Name) + `,"description":` + jsString(e.Description) + `}`
+	var b strings.Builder
+	e.appendJSON(&b)
+	return b.String()
+}
+
+func (e Entry) appendJSON(b *strings.Builder) {
+	b.WriteString(`{"name":`)
+	ojson.AppendJSString(b, e.Name)
+	b.WriteString(`,"description":`)
+	ojson.AppendJSString(b, e.Description)
+	b.WriteString(`}`)
 }
 
 // AllTools is ALL_TOOLS for one catalog plus what was dropped on the way.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -65,17 +66,25 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 	c.json = make([]string, len(at.Entries))
 	c.lower = make([]string, len(at.Entries))
 	c.lowerName = make([]string, len(at.Entries))
+	// The dump is written once, sized up front, and each entry's JSON is a
+	// slice of it.
 	var b strings.Builder
+	size := 2
+	for _, e := range at.Entries {
+		size += len(`{"name":,"description":},`) + ojson.JSStringLen(e.Name) + ojson.JSStringLen(e.Description)
+	}
+	b.Grow(size)
 	b.WriteByte('[')
 	for i, e := range at.Entries {
-		c.json[i] = e.JSON()
-		c.lower[i] = jsLower(e.Name + "\n" + e.Description)
-		c.lowerName[i] = jsLower(e.Name)
-		c.byIdent[e.Name] = i
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(c.json[i])
+		start := b.Len()
+		e.appendJSON(&b)
+		c.json[i] = b.String()[start:]
+		c.lower[i] = jsLower(e.Name + "\n" + e.Description)
+		c.lowerName[i] = jsLower(e.Name)
+		c.byIdent[e.Name] = i
 		bind := toolBinding{name: e.Name, callName: e.Name}
 		if e.Tool != nil {
 			bind.tool = string(e.Tool.ID())

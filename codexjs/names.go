@@ -99,15 +99,23 @@ func qualifyNames(servers, tools []string) []qualified {
 		cands = append(cands, &nameCandidate{idx: i, nsIdentity: ns, tIdentity: id,
 			namespace: namespace, name: sanitizeName(tools[i])})
 	}
-	nsIDs := map[string]map[string]bool{}
+	// Whether more than one namespace identity sanitises to a namespace:
+	// the first identity seen, and a mark once another one turns up.
+	type nsSeen struct {
+		first string
+		many  bool
+	}
+	nsIDs := map[string]*nsSeen{}
 	for _, c := range cands {
-		if nsIDs[c.namespace] == nil {
-			nsIDs[c.namespace] = map[string]bool{}
+		switch n := nsIDs[c.namespace]; {
+		case n == nil:
+			nsIDs[c.namespace] = &nsSeen{first: c.nsIdentity}
+		case n.first != c.nsIdentity:
+			n.many = true
 		}
-		nsIDs[c.namespace][c.nsIdentity] = true
 	}
 	for _, c := range cands {
-		if len(nsIDs[c.namespace]) > 1 {
+		if nsIDs[c.namespace].many {
 			c.hashed = "namespace collides after sanitising"
 			if base, ok := strings.CutSuffix(c.namespace, nameDelimiter); ok {
 				c.namespace = base + hashSuffix(c.nsIdentity) + nameDelimiter
@@ -117,16 +125,14 @@ func qualifyNames(servers, tools []string) []qualified {
 		}
 	}
 	type pair struct{ ns, name string }
-	toolIDs := map[pair]map[string]bool{}
+	// Candidates per model-visible pair; their tool identities are
+	// distinct (deduplicated above), so a count of two means a collision.
+	toolIDs := map[pair]int{}
 	for _, c := range cands {
-		k := pair{c.namespace, c.name}
-		if toolIDs[k] == nil {
-			toolIDs[k] = map[string]bool{}
-		}
-		toolIDs[k][c.tIdentity] = true
+		toolIDs[pair{c.namespace, c.name}]++
 	}
 	for _, c := range cands {
-		if len(toolIDs[pair{c.namespace, c.name}]) > 1 {
+		if toolIDs[pair{c.namespace, c.name}] > 1 {
 			c.name += hashSuffix(c.tIdentity)
 			if c.hashed == "" {
 				c.hashed = "tool name collides after sanitising"

@@ -207,7 +207,7 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 		f, _ := v.Float()
 		b.WriteString(JSNumber(f))
 	case String:
-		appendJSString(b, v.Str)
+		AppendJSString(b, v.Str)
 	case Array:
 		if len(v.Array) == 0 {
 			b.WriteString("[]")
@@ -249,7 +249,7 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 				b.WriteByte('\n')
 				b.WriteString(inner)
 			}
-			appendJSString(b, m.Key)
+			AppendJSString(b, m.Key)
 			b.WriteByte(':')
 			if indent != "" {
 				b.WriteByte(' ')
@@ -395,13 +395,37 @@ func JSNumber(f float64) string {
 func JSString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
-	appendJSString(&b, s)
+	AppendJSString(&b, s)
 	return b.String()
 }
 
-// appendJSString writes JSString(s) to b, runs of printable ASCII other
+// JSStringLen is len(JSString(s)), counted without building it.
+func JSStringLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		n += utf8.RuneLen(r) // an invalid byte prints as U+FFFD, 3 bytes
+	}
+	return n
+}
+
+// AppendJSString writes JSString(s) to b, runs of printable ASCII other
 // than `"` and `\` in one piece.
-func appendJSString(b *strings.Builder, s string) {
+func AppendJSString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		j := i

@@ -248,10 +248,28 @@ func FuzzJSMatchesReference(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if v.Kind == String {
+			if n := JSStringLen(v.Str); n != len(JSString(v.Str)) {
+				t.Fatalf("JSStringLen(%q) = %d, JSString is %d bytes", v.Str, n, len(JSString(v.Str)))
+			}
+		}
 		for _, indent := range []string{"", "  "} {
 			if got, want := v.JS(indent), jsRef(v, indent); got != want {
 				t.Fatalf("JS(%q):\n got %s\nwant %s", indent, got, want)
 			}
 		}
 	})
+}
+
+// TestJSStringLen: \" and \n are two bytes, \u0001 six, é two, an invalid
+// byte three (U+FFFD).
+func TestJSStringLen(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{{"", 2}, {"ab", 4}, {"a\"b\n", 8}, {"\x01", 8}, {"é", 4}, {"\xff", 5}, {"\x7f", 3}} {
+		if n := JSStringLen(tc.s); n != tc.want || n != len(JSString(tc.s)) {
+			t.Errorf("JSStringLen(%q) = %d, want %d (JSString %d bytes)", tc.s, n, tc.want, len(JSString(tc.s)))
+		}
+	}
 }

@@ -129,6 +129,13 @@ func NewEager(cat *corpus.Catalog) *Eager {
 	// The definitions are written one after the other into the shown text
 	// (one a line) and each is a slice of it.
 	var b strings.Builder
+	// Sized once from the tools' JSON (a definition is about as long), so
+	// that a large catalog is not copied at every doubling of the text.
+	size := 0
+	for _, e := range s.entries {
+		size += len(e.tool.Raw) + len(e.key) + 64
+	}
+	b.Grow(size)
 	s.defEnd = make([]int, len(s.entries))
 	s.defTok = make([]int, len(s.entries))
 	for i, e := range s.entries {
