@@ -42,10 +42,15 @@ type CodeMode struct {
 	index   searchIndex
 	catalog Catalog
 	// lines are the entries' catalog lines, shown which made it.
-	lines    []string
-	shown    []bool
-	byID     map[corpus.ToolID]int
-	problems []corpus.Diagnostic
+	lines []string
+	shown []bool
+	byID  map[corpus.ToolID]int
+	// problems are built on the first Problems call from the parts kept
+	// here (one note per tool the catalog leaves out: 100,000 of them on a
+	// large catalog, which rank never reads).
+	problemsOnce sync.Once
+	problems     []corpus.Diagnostic
+	problemsOf   func() []corpus.Diagnostic
 
 	// The heuristic writer's index, built on first use (writable.go).
 	intentOnce sync.Once
@@ -97,9 +102,11 @@ func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
 		s.byID[t.ID()] = i
 	}
 	s.catalog, s.shown = planCatalog(items, keys, p.Budget, s.style)
-	s.problems = append(rejectionProblems(cat, p.ID.String(), rejected), outputFallbackProblems(cat, p.ID.String(), lost)...)
-	s.problems = append(s.problems, s.diagnose(cat)...)
-	s.problems = append(s.problems, budget...)
+	s.problemsOf = func() []corpus.Diagnostic {
+		ps := append(rejectionProblems(cat, p.ID.String(), rejected), outputFallbackProblems(cat, p.ID.String(), lost)...)
+		ps = append(ps, s.diagnose(cat)...)
+		return append(ps, budget...)
+	}
 	return s
 }
 
@@ -280,7 +287,10 @@ func (s *CodeMode) View(id corpus.ToolID) (search.ToolView, bool) {
 }
 
 // Problems implements search.Reporter.
-func (s *CodeMode) Problems() []corpus.Diagnostic { return s.problems }
+func (s *CodeMode) Problems() []corpus.Diagnostic {
+	s.problemsOnce.Do(func() { s.problems, s.problemsOf = s.problemsOf(), nil })
+	return s.problems
+}
 
 func (s *CodeMode) diagnose(cat *corpus.Catalog) []corpus.Diagnostic {
 	client := s.prof.ID.String()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -100,7 +101,10 @@ type Eager struct {
 	byID     map[corpus.ToolID]int
 	mcpChars int
 	shown    string // the definitions, one a line
-	problems []corpus.Diagnostic
+	// problems are built on the first Problems call.
+	problemsOnce sync.Once
+	problems     []corpus.Diagnostic
+	problemsOf   func() []corpus.Diagnostic
 }
 
 // NewEager builds the eager simulator over a catalog.
@@ -151,7 +155,9 @@ func NewEager(cat *corpus.Catalog) *Eager {
 		s.mcpChars += utf16Len(def)
 	}
 	s.shown = b.String()
-	s.problems = append(rejectionProblems(cat, s.id.String(), rejected), commonProblems(cat, s.id.String(), s.entries)...)
+	s.problemsOf = func() []corpus.Diagnostic {
+		return append(rejectionProblems(cat, s.id.String(), rejected), commonProblems(cat, s.id.String(), s.entries)...)
+	}
 	return s
 }
 
@@ -215,4 +221,7 @@ func (s *Eager) def(i int) string {
 }
 
 // Problems implements search.Reporter.
-func (s *Eager) Problems() []corpus.Diagnostic { return s.problems }
+func (s *Eager) Problems() []corpus.Diagnostic {
+	s.problemsOnce.Do(func() { s.problems, s.problemsOf = s.problemsOf(), nil })
+	return s.problems
+}

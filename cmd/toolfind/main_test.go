@@ -69,3 +69,33 @@ func TestVersion(t *testing.T) {
 		t.Errorf("exit %d, out %q", code, out)
 	}
 }
+
+// TestRankStreamsLargeCatalogs: past streamTools tools rank builds and
+// searches one client at a time; the output is the same as building every
+// client first, for the compact view, --by-client and JSON, and --timing
+// names the merged phase.
+func TestRankStreamsLargeCatalogs(t *testing.T) {
+	for _, args := range [][]string{
+		{"rank", "--query", "create invoice"},
+		{"rank", "--query", "issue", "--by-client", "--explain"},
+		{"rank", "--query", "search", "--format", "json", "--client", "claude,grok,codex-search"},
+	} {
+		want, _, code := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		saved := streamTools
+		streamTools = 0
+		got, stderr, code := run(t, append(args, "--timing")...)
+		streamTools = saved
+		if code != 0 {
+			t.Fatalf("%v streamed: exit %d", args, code)
+		}
+		if got != want {
+			t.Errorf("%v: streamed output differs:\n%s\nbuilt first:\n%s", args, got, want)
+		}
+		if !strings.Contains(stderr, "build+search") || !strings.Contains(stderr, "one at a time") {
+			t.Errorf("%v: --timing does not name the streamed phase:\n%s", args, stderr)
+		}
+	}
+}

@@ -116,21 +116,27 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	if err != nil {
 		return err
 	}
-	sims, err := opts.global.simulators(cat)
-	if err != nil {
-		return err
-	}
-	ph := opts.global.run().begin("search", 0, false)
 	var results []search.Result
-	if w != nil {
-		results, err = writer.Rank(ctx, w, sims, opts.prompt, opts.global.limit)
+	if q := (search.Query{Text: opts.query, Limit: opts.global.limit}); w == nil && cat.Len() >= streamTools {
+		if results, err = opts.global.rankEach(ctx, cat, q); err != nil {
+			return err
+		}
 	} else {
-		results, err = toolfind.Rank(ctx, sims, search.Query{Text: opts.query, Limit: opts.global.limit})
+		sims, err := opts.global.simulators(cat)
+		if err != nil {
+			return err
+		}
+		ph := opts.global.run().begin("search", 0, false)
+		if w != nil {
+			results, err = writer.Rank(ctx, w, sims, opts.prompt, opts.global.limit)
+		} else {
+			results, err = toolfind.Rank(ctx, sims, q)
+		}
+		if err != nil {
+			return err
+		}
+		ph.end(fmt.Sprintf("searched %s", count(len(sims), "client", "clients")))
 	}
-	if err != nil {
-		return err
-	}
-	ph.end(fmt.Sprintf("searched %s", count(len(sims), "client", "clients")))
 	if l := opts.global.limit; l > 0 {
 		for i := range results {
 			noteLimitIgnored(&results[i], l)

@@ -242,12 +242,25 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 	case err != nil:
 		return nil, usageError("--client: %v", err)
 	}
-	// A client option for a client that is not selected would be ignored
-	// silently; say so instead.
+	ids := make([]search.ClientID, len(sims))
+	for i, s := range sims {
+		ids[i] = s.Client()
+	}
+	if err := g.checkSelected(ids); err != nil {
+		return nil, err
+	}
+	g.sayResolutions()
+	ph.end(fmt.Sprintf("built %s", count(len(sims), "client", "clients")))
+	return sims, nil
+}
+
+// checkSelected refuses a client option given for a client that is not
+// selected: it would be ignored silently.
+func (g *globalOptions) checkSelected(ids []search.ClientID) error {
 	selected := map[string]bool{}
 	var names []string
-	for _, s := range sims {
-		if n := s.Client().Name; !selected[n] {
+	for _, id := range ids {
+		if n := id.Name; !selected[n] {
 			selected[n] = true
 			names = append(names, n)
 		}
@@ -255,13 +268,60 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 	for _, p := range clientProfiles() {
 		for _, o := range p.Options {
 			if flag := clientFlag(p.ID.Name, o); g.flags.Changed(flag) && !selected[p.ID.Name] {
-				return nil, usageError("--%s applies to client %s, which is not selected (--client %s)", flag, p.ID.Name, strings.Join(names, ","))
+				return usageError("--%s applies to client %s, which is not selected (--client %s)", flag, p.ID.Name, strings.Join(names, ","))
 			}
 		}
 	}
+	return nil
+}
+
+// streamTools is the catalog size from which rank builds and searches the
+// clients one at a time, letting each go before building the next: the
+// peak memory is the catalog and the largest client instead of the
+// catalog and every client (100,000 tools: 1.5 GB of simulators in all).
+// Smaller catalogs build the clients in parallel first, as before.
+var streamTools = 20_000
+
+// rankEach is simulators plus toolfind.Rank for a query, one client at a
+// time (see streamTools): build, search, drop. It reports one phase,
+// "build+search".
+func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q search.Query) ([]search.Result, error) {
+	opts, err := g.options()
+	if err != nil {
+		return nil, err
+	}
+	profiles, err := search.Resolve(g.clients)
+	if err != nil {
+		return nil, usageError("--client: %v", err)
+	}
+	ids := make([]search.ClientID, len(profiles))
+	for i, p := range profiles {
+		ids[i] = p.ID
+	}
+	if err := g.checkSelected(ids); err != nil {
+		return nil, err
+	}
 	g.sayResolutions()
-	ph.end(fmt.Sprintf("built %s", count(len(sims), "client", "clients")))
-	return sims, nil
+	ph := g.run().begin("build+search", int64(len(profiles)), false)
+	results := make([]search.Result, 0, len(profiles))
+	for i, p := range profiles {
+		sim, err := search.Build(p, cat, opts[p.ID.Name])
+		var oe *search.OptionError
+		switch {
+		case errors.As(err, &oe):
+			return nil, g.optionError(oe)
+		case err != nil:
+			return nil, usageError("--client: %v", err)
+		}
+		rs, err := toolfind.Rank(ctx, []search.Simulator{sim}, q)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, rs...)
+		ph.set(int64(i + 1))
+	}
+	ph.end(fmt.Sprintf("built and searched %s one at a time", count(len(profiles), "client", "clients")))
+	return results, nil
 }
 
 // sayResolutions tells, on stderr, which profile answers each release named
