@@ -161,7 +161,7 @@ func mean(st *state, row string, idx []int) (float64, int) {
 }
 
 // report assembles the Report from the final state.
-func (s *search_) report(refs []toolRef, before, after *state, all, learn, held []int) (*Report, error) {
+func (s *greedy) report(refs []toolRef, before, after *state, all, learn, held []int) (*Report, error) {
 	rep := &Report{Queries: s.origQS.Source, QueryCount: len(s.origQS.Queries), Catalog: s.cur,
 		Tried: s.tried, Searches: s.searches, Edits: []ToolEdit{}, Regressions: []Regression{}, Rejected: []Rejected{}, Unfixed: []Unfixed{}}
 	if s.opts.Writer != nil {
@@ -262,7 +262,7 @@ func (s *search_) report(refs []toolRef, before, after *state, all, learn, held 
 }
 
 // holdout fills the held-out check.
-func (s *search_) holdout(refs []toolRef, before, after *state, learn, held []int) *Holdout {
+func (s *greedy) holdout(refs []toolRef, before, after *state, learn, held []int) *Holdout {
 	h := &Holdout{Share: s.opts.Holdout, Seed: s.opts.Seed, Learn: len(learn), Held: len(held), Regressions: []Regression{}}
 	for _, row := range s.rows {
 		c := HoldoutClient{Client: row}

@@ -141,7 +141,7 @@ func Suggest(ctx context.Context, cat *corpus.Catalog, build Builder, qs *corpus
 		return nil, err
 	}
 	e.progress("before", 1, 1)
-	s := &search_{engine: e, base: cat, cur: cat, origQS: qs, learn: learn, before: before, state: before.clone(), edits: map[toolRef]*ToolEdit{}}
+	s := &greedy{engine: e, base: cat, cur: cat, origQS: qs, learn: learn, before: before, state: before.clone(), edits: map[toolRef]*ToolEdit{}}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func (e *engine) eval(cat *corpus.Catalog, idx []int, first bool) (*state, error
 // tool's pair: t moves down, the expected tool up. (Other queries can move only through a collection statistic
 // such as BM25's average length; the final whole-corpus verification
 // catches those.)
-func (s *search_) affected(t corpus.ToolID, stems []string) []int {
+func (s *greedy) affected(t corpus.ToolID, stems []string) []int {
 	var out []int
 	for _, q := range s.learn {
 		hit := false
@@ -304,8 +304,8 @@ func (s *search_) affected(t corpus.ToolID, stems []string) []int {
 	return out
 }
 
-// search_ is the greedy search over edits.
-type search_ struct {
+// greedy is the greedy search over edits.
+type greedy struct {
 	*engine
 	base, cur *corpus.Catalog
 	origQS    *corpus.QuerySet
@@ -320,7 +320,7 @@ type search_ struct {
 
 // missedPairs returns the learning pairs where some expected tool is
 // t and no expected tool is certainly shown.
-func (s *search_) missedPairs(t corpus.ToolID) []pairKey {
+func (s *greedy) missedPairs(t corpus.ToolID) []pairKey {
 	var out []pairKey
 	for _, q := range s.learn {
 		exp := false
@@ -345,7 +345,7 @@ func (s *search_) missedPairs(t corpus.ToolID) []pairKey {
 const eps = 1e-9
 
 // targets lists the tools with missed pairs, most missed first.
-func (s *search_) targets() []corpus.ToolID {
+func (s *greedy) targets() []corpus.ToolID {
 	count := map[corpus.ToolID]int{}
 	for _, q := range s.learn {
 		for _, row := range s.rows {
@@ -369,7 +369,7 @@ func (s *search_) targets() []corpus.ToolID {
 	return ids
 }
 
-func (s *search_) run() error {
+func (s *greedy) run() error {
 	targets := s.targets()
 	for i, id := range targets {
 		s.progress("search", i, len(targets))
@@ -383,7 +383,7 @@ func (s *search_) run() error {
 
 // improve tries the edits of one tool, least intrusive first, and keeps
 // each kind's best that fixes misses and breaks nothing.
-func (s *search_) improve(id corpus.ToolID) error {
+func (s *greedy) improve(id corpus.ToolID) error {
 	for _, f := range []Field{Hint, Description, Title, Name} {
 		t := s.cur.Tool(id)
 		if t == nil {
@@ -443,7 +443,7 @@ func (s *search_) improve(id corpus.ToolID) error {
 // hint only Claude's keyword searches (a select: call looks names up,
 // specs/claude.md §1), a title only Codex's tool_search (specs/codex.md
 // §5.1 item 5); descriptions and names every client.
-func (s *search_) fieldReaches(f Field, k pairKey) bool {
+func (s *greedy) fieldReaches(f Field, k pairKey) bool {
 	switch f {
 	case Hint:
 		return s.claudeRows[k.row] && (s.opts.Writer == nil || len(callTexts(s.state.calls[k])) > 0)
@@ -464,7 +464,7 @@ func expects(q corpus.Query, id corpus.ToolID) bool {
 
 // sizes are the numbers of words tried for a field, fewest first, within
 // the budgets.
-func (s *search_) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
+func (s *greedy) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
 	max := len(ranked)
 	switch f {
 	case Hint:
@@ -497,7 +497,7 @@ func (s *search_) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
 }
 
 // change builds the change of field f adding the words.
-func (s *search_) change(f Field, t *corpus.Tool, words []candidateWord) Change {
+func (s *greedy) change(f Field, t *corpus.Tool, words []candidateWord) Change {
 	forms := make([]string, len(words))
 	for i, w := range words {
 		forms[i] = w.Form
@@ -591,7 +591,7 @@ func (tr *trial) fixedAll(missed []pairKey, rows map[string]bool) bool {
 // try applies a change on top of the accepted edits and re-simulates the
 // queries it can change. It returns nil when the change fixes nothing or
 // breaks something (recorded as rejected).
-func (s *search_) try(t *corpus.Tool, c Change, words []candidateWord) (*trial, error) {
+func (s *greedy) try(t *corpus.Tool, c Change, words []candidateWord) (*trial, error) {
 	s.tried++
 	edited, err := editTool(t, []Change{c})
 	if err != nil {
@@ -651,7 +651,7 @@ func plural(n int, one, many string) string {
 }
 
 // evalRenamed evaluates with the query set's expectations of old renamed.
-func (s *search_) evalRenamed(cat *corpus.Catalog, idx []int, old, new corpus.ToolID) (*state, error) {
+func (s *greedy) evalRenamed(cat *corpus.Catalog, idx []int, old, new corpus.ToolID) (*state, error) {
 	saved := s.engine.qs
 	s.engine.qs = withRenames(saved, map[corpus.ToolID]corpus.ToolID{old: new})
 	defer func() { s.engine.qs = saved }()
@@ -678,7 +678,7 @@ func withRenames(qs *corpus.QuerySet, renames map[corpus.ToolID]corpus.ToolID) *
 }
 
 // accept makes a trial's edit part of the working catalog.
-func (s *search_) accept(tr *trial) {
+func (s *greedy) accept(tr *trial) {
 	ref := refOf(tr.tool)
 	te := s.edits[ref]
 	if te == nil {
@@ -705,7 +705,7 @@ func (s *search_) accept(tr *trial) {
 }
 
 // rename makes the query set expect the renamed tool from now on.
-func (s *search_) rename(old, new corpus.ToolID) {
+func (s *greedy) rename(old, new corpus.ToolID) {
 	s.engine.qs = withRenames(s.engine.qs, map[corpus.ToolID]corpus.ToolID{old: new})
 }
 

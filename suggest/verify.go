@@ -8,7 +8,7 @@ import (
 
 // kept is the catalog with the edits of refs applied to the base, and the
 // query set with the renames among them.
-func (s *search_) kept(refs []toolRef) (*corpus.Catalog, *corpus.QuerySet) {
+func (s *greedy) kept(refs []toolRef) (*corpus.Catalog, *corpus.QuerySet) {
 	repl := map[toolRef]*corpus.Tool{}
 	renames := map[corpus.ToolID]corpus.ToolID{}
 	for _, r := range refs {
@@ -30,7 +30,7 @@ func (s *search_) kept(refs []toolRef) (*corpus.Catalog, *corpus.QuerySet) {
 // in the regressed prompt; or, failing that, the last accepted), and when
 // none of its tool's pairs improved. It returns the final figures and the
 // refs of the kept edits.
-func (s *search_) verify(all []int) (*state, []toolRef, error) {
+func (s *greedy) verify(all []int) (*state, []toolRef, error) {
 	refs := append([]toolRef(nil), s.order...)
 	learn := map[int]bool{}
 	for _, q := range s.learn {
@@ -124,7 +124,7 @@ func (s *search_) verify(all []int) (*state, []toolRef, error) {
 // pairs also expect another kept edit's tool, when the corpus without it
 // is no worse anywhere: two tools expected by the same prompt need not
 // both be edited.
-func (s *search_) redundant(refs []toolRef, after *state, learn map[int]bool) (*state, []toolRef, error) {
+func (s *greedy) redundant(refs []toolRef, after *state, learn map[int]bool) (*state, []toolRef, error) {
 	// The most intrusive first (a rename before a title before a
 	// description before a hint), the latest accepted among equals.
 	try := append([]toolRef(nil), refs...)
@@ -221,6 +221,6 @@ func keys(p map[pairKey]float64) []int {
 }
 
 // sortRefs orders edits by tool id.
-func (s *search_) sortRefs(refs []toolRef) {
+func (s *greedy) sortRefs(refs []toolRef) {
 	sort.Slice(refs, func(i, j int) bool { return s.edits[refs[i]].Tool < s.edits[refs[j]].Tool })
 }
