@@ -538,6 +538,11 @@ func (s *Simulator) render(hits []*entry) (string, int) {
 		return NoMatch, search.CeilDiv(2*len(NoMatch), 5)
 	}
 	var b strings.Builder
+	size := len("<functions>\n</functions>")
+	for _, e := range hits {
+		size += len(e.line()) + 1
+	}
+	b.Grow(size)
 	tokens := 0
 	b.WriteString("<functions>\n")
 	for _, e := range hits {

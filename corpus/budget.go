@@ -44,12 +44,33 @@ func readCatalogFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxCatalogBytes+1))
-	if err != nil {
-		return nil, err
+	tooBig := fmt.Errorf("the file is larger than %d bytes (%d MiB), the limit for one catalog file", MaxCatalogBytes, MaxCatalogBytes>>20)
+	r := io.LimitReader(f, MaxCatalogBytes+1)
+	var data []byte
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		// One buffer of the file's size (io.ReadAll would grow one from
+		// 512 bytes, copying and zeroing at every step); a file that
+		// grows meanwhile is read on to the limit all the same.
+		if fi.Size() > MaxCatalogBytes {
+			return nil, tooBig
+		}
+		data = make([]byte, 0, fi.Size()+1)
+	}
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if len(data) > MaxCatalogBytes {
-		return nil, fmt.Errorf("the file is larger than %d bytes (%d MiB), the limit for one catalog file", MaxCatalogBytes, MaxCatalogBytes>>20)
+		return nil, tooBig
 	}
 	return data, nil
 }

@@ -398,6 +398,11 @@ func (d *Decoder) scanString() (start, end int, plain bool, err error) {
 	start = d.pos
 	plain = true
 	for {
+		// Runs of plain ASCII (no quote, backslash or control
+		// character) in a tight loop.
+		for d.pos < len(d.data) && plainASCII[d.data[d.pos]] {
+			d.pos++
+		}
 		if d.pos >= len(d.data) {
 			return 0, 0, false, d.eof()
 		}
@@ -443,6 +448,15 @@ func (d *Decoder) scanString() (start, end int, plain bool, err error) {
 		}
 	}
 }
+
+// plainASCII marks the bytes a string body holds as they are: printable
+// ASCII other than `"` and `\`, and DEL.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')

@@ -117,8 +117,14 @@ func (v Value) Keys() []string {
 	if v.Kind != Object {
 		return nil
 	}
-	seen := make(map[string]bool, len(v.Members))
 	keys := make([]string, 0, len(v.Members))
+	if !hasDuplicateKeys(v.Members) {
+		for _, m := range v.Members {
+			keys = append(keys, m.Key)
+		}
+		return keys
+	}
+	seen := make(map[string]bool, len(v.Members))
 	for _, m := range v.Members {
 		if !seen[m.Key] {
 			seen[m.Key] = true
