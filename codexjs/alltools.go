@@ -1,12 +1,9 @@
 package codexjs
 
 import (
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -14,7 +11,7 @@ import (
 
 // Entry is one element of the ALL_TOOLS global (§1.4): Name is the JS
 // identifier, Description the augmented text. Tool is nil for Codex's own
-// entries, whose Description is a stand-in of the real byte length (§0).
+// entries, whose Description is a stand-in with the real line sizes (§0).
 type Entry struct {
 	Name        string
 	Description string
@@ -68,50 +65,6 @@ type buildOptions struct {
 	// TypeScript rendering is skipped).
 	search bool
 }
-
-//go:embed builtins-0.171.0.json
-var builtinsJSON []byte
-
-type builtinTool struct {
-	JSONBytes        int      `json:"json_bytes"`
-	DescriptionBytes int      `json:"description_bytes"`
-	Runs             []string `json:"runs"`
-}
-
-// builtinEntries are Codex 0.171.0's own 11 nested tools (§0) with
-// stand-in descriptions: the description's lowercase word runs separated by
-// spaces, as many newlines as the real text has JSON escapes (each prints
-// as two bytes), then spaces up to the real byte length. The entry's
-// JSON.stringify is then exactly json_bytes long, so every MCP entry sits at
-// its real offset in a dump, and a filter for a term made of [a-z0-9_] on
-// the lowercased description decides as it would on the real text.
-// Built on first use, not at start-up.
-var builtinEntries = sync.OnceValue(func() []Entry {
-	var f struct {
-		Tools map[string]builtinTool `json:"tools"`
-	}
-	if err := json.Unmarshal(builtinsJSON, &f); err != nil {
-		panic("codexjs: embedded builtins are broken: " + err.Error())
-	}
-	names := make([]string, 0, len(f.Tools))
-	for n := range f.Tools {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var out []Entry
-	for _, n := range names {
-		t := f.Tools[n]
-		escapes := t.JSONBytes - len(`{"name":"","description":""}`) - len(n) - t.DescriptionBytes
-		words := strings.Join(t.Runs, " ")
-		pad := t.DescriptionBytes - len(words) - escapes
-		if escapes < 0 || pad < 0 {
-			panic("codexjs: builtin " + n + " does not fit its byte sizes")
-		}
-		desc := words + strings.Repeat("\n", escapes) + strings.Repeat(" ", pad)
-		out = append(out, Entry{Name: n, CodeModeName: n, Description: desc, Builtin: true, Runs: t.Runs})
-	}
-	return out
-})
 
 const (
 	execDeclHeader = "\n\nexec tool declaration:\n```ts\n" // §1.5 layout

@@ -74,10 +74,17 @@
 // CallToolResult when T is unknown.
 //
 // 6. Codex's own 11 entries (apply_patch … write_stdin) sort among the MCP
-// entries by name. Their texts are not reproduced: each is a stand-in with
-// the real JSON byte size and the real description's lowercase word runs
-// (codex-builtins-0.171.0.json), so every MCP entry sits at its real byte
-// offset in a dump and [a-z0-9_] filters decide as on the real text.
+// entries by name. Their texts are not reproduced: each is a stand-in
+// built line by line from sizes recorded with codex-oracle
+// (builtins-0.171.0.json): the real JSON byte size, and per line the
+// length, indent, trailing spaces, spaces, JSON escapes and lowercase word
+// runs; the exec declaration's frame ("exec tool declaration:", "```ts",
+// "declare const tools: { <name>(" … "; };", "```") is written as for MCP
+// entries. So every MCP entry sits at its real byte offset in a dump,
+// [a-z0-9_] filters decide as on the real text, per description and per
+// line, and a script that splits descriptions into lines, paragraphs or
+// words, or cuts them at the declaration, prints as many bytes as on the
+// real text (testdata/oracle-0.171.0/builtin-scripts.json).
 //
 // Agent Plugins (option plugin, §3): descriptions and instructions cut to
 // 1,000 bytes at a character boundary; a tool whose namespace spec exceeds
