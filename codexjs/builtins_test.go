@@ -84,6 +84,9 @@ func TestBuiltinEntries(t *testing.T) {
 		decl := "\n\nexec tool declaration:\n```ts\ndeclare const tools: { " + e.Name + "("
 		assert.Equal(t, 1, strings.Count(e.Description, decl), e.Name)
 		assert.True(t, strings.HasSuffix(e.Description, "; };\n```"), e.Name)
+		for i, line := range strings.Split(e.Description, "\n") {
+			assert.NoError(t, checkLine(line, bt.Lines[i], bt.Runs), "%s line %d", e.Name, i+1)
+		}
 	}
 }
 
@@ -116,6 +119,9 @@ func TestStandInLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := standInLine(c.l, runs, c.prefix, c.suffix)
+			if err == nil {
+				err = checkLine(got, c.l, runs)
+			}
 			if c.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), c.err)
@@ -161,7 +167,8 @@ func TestParseBuiltinsErrors(t *testing.T) {
 	}
 }
 
-// standInLine never panics; what it returns has the sizes asked for.
+// standInLine never panics; what it returns has the byte length, spaces
+// and escapes asked for (the runs and the ends are checkLine's to prove).
 func FuzzStandInLine(f *testing.F) {
 	f.Add(8, 0, 0, 2, 0, []byte{0, 1}, "", "")
 	f.Add(34, 0, 0, 5, 0, []byte{0, 2, 3, 4, 5}, "declare const tools: { x(", "; };")
@@ -179,8 +186,9 @@ func FuzzStandInLine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(s) != bytes || strings.Count(s, " ") != spaces {
-			t.Fatalf("%q: %d bytes, %d spaces; want %d, %d", s, len(s), strings.Count(s, " "), bytes, spaces)
+		esc := strings.Count(s, `"`) + strings.Count(s, `\`)
+		if len(s) != bytes || strings.Count(s, " ") != spaces || esc != escapes {
+			t.Fatalf("%q: %d bytes, %d spaces, %d escapes; want %d, %d, %d", s, len(s), strings.Count(s, " "), esc, bytes, spaces, escapes)
 		}
 	})
 }
