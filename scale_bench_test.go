@@ -36,21 +36,27 @@ func scaleCatalog(b *testing.B, n int) *corpus.Catalog {
 	return cat
 }
 
+// scaleProfile is the default profile of a client.
+func scaleProfile(b *testing.B, client string) search.Profile {
+	ps, err := search.Resolve(client)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ps[0]
+}
+
 // BenchmarkBuildScale builds one client's simulator over a synthetic
 // catalog (package gencat): what `rank --client NAME` pays after loading.
 func BenchmarkBuildScale(b *testing.B) {
 	for _, n := range scaleSizes {
 		cat := scaleCatalog(b, n)
 		for _, c := range scaleClients {
-			ps, err := search.Resolve(c)
-			if err != nil {
-				b.Fatal(err)
-			}
+			p := scaleProfile(b, c)
 			b.Run(c+"/"+strconv.Itoa(n), func(b *testing.B) {
 				b.ReportAllocs()
 				cpu0 := cputime.Used()
 				for b.Loop() {
-					if _, err := search.Build(ps[0], cat, nil); err != nil {
+					if _, err := search.Build(p, cat, nil); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -66,11 +72,7 @@ func BenchmarkSearchScale(b *testing.B) {
 	for _, n := range scaleSizes {
 		cat := scaleCatalog(b, n)
 		for _, c := range scaleClients {
-			ps, err := search.Resolve(c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sim, err := search.Build(ps[0], cat, nil)
+			sim, err := search.Build(scaleProfile(b, c), cat, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

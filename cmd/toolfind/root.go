@@ -235,12 +235,8 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 		ph.total = int64(total)
 		ph.set(int64(done))
 	})
-	var oe *search.OptionError
-	switch {
-	case errors.As(err, &oe):
-		return nil, g.optionError(oe)
-	case err != nil:
-		return nil, usageError("--client: %v", err)
+	if err != nil {
+		return nil, g.buildError(err)
 	}
 	ids := make([]search.ClientID, len(sims))
 	for i, s := range sims {
@@ -252,6 +248,15 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 	g.sayResolutions()
 	ph.end(fmt.Sprintf("built %s", count(len(sims), "client", "clients")))
 	return sims, nil
+}
+
+// buildError is the usage error for a client that cannot be built: a bad
+// option value names the option, anything else the --client flag.
+func (g *globalOptions) buildError(err error) error {
+	if oe := (*search.OptionError)(nil); errors.As(err, &oe) {
+		return g.optionError(oe)
+	}
+	return usageError("--client: %v", err)
 }
 
 // checkSelected refuses a client option given for a client that is not
@@ -306,12 +311,8 @@ func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q sea
 	results := make([]search.Result, 0, len(profiles))
 	for i, p := range profiles {
 		sim, err := search.Build(p, cat, opts[p.ID.Name])
-		var oe *search.OptionError
-		switch {
-		case errors.As(err, &oe):
-			return nil, g.optionError(oe)
-		case err != nil:
-			return nil, usageError("--client: %v", err)
+		if err != nil {
+			return nil, g.buildError(err)
 		}
 		rs, err := toolfind.Rank(ctx, []search.Simulator{sim}, q)
 		if err != nil {
