@@ -19,64 +19,85 @@ type span struct{ start, end int }
 // corpus reads: {"servers": [...]}, {"server", "tools"} or a bare
 // {"tools"}), keyed by server name and position as the catalog parser
 // numbers them (Tool.Index counts only the entries it keeps: objects with
-// a string name), and the member whose value holds them all ("servers" or
-// "tools").
-func toolSpans(file string, doc []byte) (spans map[toolRef]span, holder string, value span, err error) {
-	elems := map[string][]span{}
-	holder, value, err = elementSpans(file, doc, elems)
-	if err != nil {
-		return nil, "", span{}, err
+// a string name), and the document's layout.
+func toolSpans(file string, doc []byte) (spans map[toolRef]span, l *layout, err error) {
+	if l, err = readLayout(file, doc); err != nil {
+		return nil, nil, err
 	}
 	servers, _, err := corpus.ParseCatalog(file, doc)
 	if err != nil {
-		return nil, "", span{}, err
+		return nil, nil, err
 	}
 	spans = map[toolRef]span{}
 	for _, srv := range servers {
 		// The kept tools are a subsequence of the entries, in order.
-		es := elems[srv.Name]
+		es := l.entries[srv.Name]
 		j := 0
 		for _, t := range srv.Tools {
 			for j < len(es) && !sameJSON(doc[es[j].start:es[j].end], t.Raw) {
 				j++
 			}
 			if j == len(es) {
-				return nil, "", span{}, fmt.Errorf("%s: tool %s not found in the document", file, t.ID())
+				return nil, nil, fmt.Errorf("%s: tool %s not found in the document", file, t.ID())
 			}
 			spans[refOf(t)] = es[j]
 			j++
 		}
 	}
-	return spans, holder, value, nil
+	return spans, l, nil
 }
 
-// elementSpans records the entries of every tools array by server name.
-func elementSpans(file string, doc []byte, elems map[string][]span) (holder string, value span, err error) {
-	d := ojson.NewDecoder(doc)
+// utf8BOM is the byte-order mark the catalog parser skips at the start of
+// a file (package corpus); spans count from the file's first byte.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// layout is where a catalog document keeps its tools.
+type layout struct {
+	// holder is the member whose value holds every tool ("servers" or
+	// "tools"), value that value.
+	holder string
+	value  span
+	// entries are the elements of each server's tools array, by server
+	// name.
+	entries map[string][]span
+}
+
+// readLayout walks a catalog document reading its members as the catalog
+// parser does: the last member of a name counts, null reads as absent, a
+// leading byte-order mark is skipped.
+func readLayout(file string, doc []byte) (*layout, error) {
+	base := 0
+	if bytes.HasPrefix(doc, utf8BOM) {
+		base = len(utf8BOM)
+	}
+	l := &layout{entries: map[string][]span{}}
+	d := ojson.NewDecoder(doc[base:])
 	if d.Peek() != ojson.Object {
-		return "", span{}, fmt.Errorf("%s: not a catalog object", file)
+		return nil, fmt.Errorf("%s: not a catalog object", file)
 	}
 	var servers, tools span
 	serverName := ""
 	hasServers, hasTools := false, false
-	err = d.Object(func(k string) error {
+	err := d.Object(func(k string) error {
 		s := d.Start()
 		switch k {
-		case "servers":
+		case "servers", "tools":
+			null := d.Peek() == ojson.Null
 			if err := d.Skip(); err != nil {
 				return err
 			}
-			servers, hasServers = span{s, d.Offset()}, true
-		case "tools":
-			if err := d.Skip(); err != nil {
-				return err
+			sp := span{base + s, base + d.Offset()}
+			if k == "servers" {
+				servers, hasServers = sp, !null
+			} else {
+				tools, hasTools = sp, !null
 			}
-			tools, hasTools = span{s, d.Offset()}, true
 		case "server":
 			v, err := d.Value()
 			if err != nil {
 				return err
 			}
+			serverName = ""
 			if v.Kind == ojson.String {
 				serverName = v.Str
 			}
@@ -86,7 +107,7 @@ func elementSpans(file string, doc []byte, elems map[string][]span) (holder stri
 		return nil
 	})
 	if err != nil {
-		return "", span{}, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	// toolsOf records the entries of one tools array.
 	toolsOf := func(name string, arr span) error {
@@ -99,15 +120,16 @@ func elementSpans(file string, doc []byte, elems map[string][]span) (holder stri
 			if err := sub.Skip(); err != nil {
 				return err
 			}
-			elems[name] = append(elems[name], span{arr.start + s, arr.start + sub.Offset()})
+			l.entries[name] = append(l.entries[name], span{arr.start + s, arr.start + sub.Offset()})
 			return nil
 		})
 	}
 	switch {
 	case hasServers:
+		l.holder, l.value = "servers", servers
 		sd := ojson.NewDecoder(doc[servers.start:servers.end])
 		if sd.Peek() != ojson.Array {
-			return "", span{}, fmt.Errorf("%s: servers is not an array", file)
+			return nil, fmt.Errorf("%s: servers is not an array", file)
 		}
 		err = sd.Array(func(i int) error {
 			if sd.Peek() != ojson.Object {
@@ -124,12 +146,14 @@ func elementSpans(file string, doc []byte, elems map[string][]span) (holder stri
 					if err != nil {
 						return err
 					}
+					str := ""
 					if v.Kind == ojson.String {
-						if k == "name" {
-							name = v.Str
-						} else {
-							nameAlt = v.Str
-						}
+						str = v.Str
+					}
+					if k == "name" {
+						name = str
+					} else {
+						nameAlt = str
 					}
 				case "tools":
 					if err := sd.Skip(); err != nil {
@@ -152,15 +176,16 @@ func elementSpans(file string, doc []byte, elems map[string][]span) (holder stri
 			}
 			return nil
 		})
-		return "servers", servers, err
+		return l, err
 	case hasTools:
 		if serverName == "" {
 			base := filepath.Base(file)
 			serverName = strings.TrimSuffix(base, filepath.Ext(base))
 		}
-		return "tools", tools, toolsOf(serverName, tools)
+		l.holder, l.value = "tools", tools
+		return l, toolsOf(serverName, tools)
 	}
-	return "", span{}, fmt.Errorf("%s: a catalog needs \"tools\" or \"servers\"", file)
+	return nil, fmt.Errorf("%s: a catalog needs \"tools\" or \"servers\"", file)
 }
 
 // EditDocument applies the edits to a catalog document (file names it,
@@ -172,10 +197,11 @@ func elementSpans(file string, doc []byte, elems map[string][]span) (holder stri
 // member holding the tools ("servers" or "tools") with its edited value;
 // with no edits it is {}.
 func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []byte, err error) {
-	spans, holder, value, err := toolSpans(file, doc)
+	spans, l, err := toolSpans(file, doc)
 	if err != nil {
 		return nil, nil, err
 	}
+	holder, value := l.holder, l.value
 	type repl struct {
 		at  span
 		raw []byte

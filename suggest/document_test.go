@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
@@ -97,6 +98,36 @@ func TestEditDocumentShapes(t *testing.T) {
 	}
 }
 
+// TestEditDocumentReadsLikeTheParser: the document walk reads what the
+// catalog parser reads (package corpus): past a byte-order mark, a null
+// "servers" as absent, the last of a repeated name member. Each edit
+// lands on its tool and the merge patch gives the edited document.
+func TestEditDocumentReadsLikeTheParser(t *testing.T) {
+	tests := []struct {
+		name, doc, server string
+		index             int
+		wantEdited        string
+	}{
+		{"byte-order mark", "\ufeff{\"server\":\"notes\",\"tools\":[{\"name\":\"a\"},{\"name\":\"b\"}]}", "notes", 1,
+			"\ufeff{\"server\":\"notes\",\"tools\":[{\"name\":\"a\"},{\"name\":\"b\",\"description\":\"New.\"}]}"},
+		{"null servers reads as absent", `{"servers":null,"server":"notes","tools":[{"name":"a"}]}`, "notes", 0,
+			`{"servers":null,"server":"notes","tools":[{"name":"a","description":"New."}]}`},
+		{"the last name counts", `{"servers":[{"name":"x","name":null,"server":"notes","tools":[{"name":"a"}]}]}`, "notes", 0,
+			`{"servers":[{"name":"x","name":null,"server":"notes","tools":[{"name":"a","description":"New."}]}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := []byte(tt.doc)
+			e := editOf(t, "x.json", doc, tt.server, tt.index, Change{Field: Description, After: "New."})
+			edited, patch, err := EditDocument("x.json", doc, []ToolEdit{e})
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantEdited, string(edited))
+			noBOM := func(b []byte) []byte { return bytes.TrimPrefix(b, utf8BOM) }
+			assert.Equal(t, decode(t, noBOM(edited)), mergePatch(decode(t, noBOM(doc)), decode(t, patch)))
+		})
+	}
+}
+
 func TestEditDocumentKeepsOtherBytes(t *testing.T) {
 	doc := []byte("{\n  \"server\": \"notes\",\n  \"tools\": [\n    {\"name\": \"a\", \"description\": \"A.\"},\n    {\"name\": \"b\", \"description\": \"B \\u0026 c\", \"n\": 1.50}\n  ]\n}\n")
 	e := editOf(t, "x.json", doc, "notes", 0, Change{Field: Title, After: "Alpha"})
@@ -159,7 +190,7 @@ func FuzzEditDocument(f *testing.F) {
 		if perr != nil {
 			return
 		}
-		spans, _, _, err := toolSpans("f.json", doc)
+		spans, _, err := toolSpans("f.json", doc)
 		if err != nil {
 			t.Fatalf("parsed but not walked: %v", err)
 		}
