@@ -60,6 +60,11 @@ type layout struct {
 	// entries are the elements of each server's tools array, by server
 	// name.
 	entries map[string][]span
+	// fileNamed is set for a bare {"tools"} document, whose one server is
+	// named after the file (server); open is the offset of its "{".
+	fileNamed bool
+	server    string
+	open      int
 }
 
 // readLayout walks a catalog document reading its members as the catalog
@@ -75,6 +80,7 @@ func readLayout(file string, doc []byte) (*layout, error) {
 	if d.Peek() != ojson.Object {
 		return nil, fmt.Errorf("%s: not a catalog object", file)
 	}
+	l.open = base + d.Start()
 	var servers, tools span
 	serverName := ""
 	hasServers, hasTools := false, false
@@ -181,6 +187,7 @@ func readLayout(file string, doc []byte) (*layout, error) {
 		if serverName == "" {
 			base := filepath.Base(file)
 			serverName = strings.TrimSuffix(base, filepath.Ext(base))
+			l.fileNamed, l.server = true, serverName
 		}
 		l.holder, l.value = "tools", tools
 		return l, toolsOf(serverName, tools)
@@ -190,18 +197,21 @@ func readLayout(file string, doc []byte) (*layout, error) {
 
 // EditDocument applies the edits to a catalog document (file names it,
 // and names the server of a bare {"tools": [...]} file): each edited
-// tool's object is replaced by the edited one, every other byte kept. It
-// also returns the JSON Merge Patch (RFC 7386) that turns doc into the
+// tool's object is replaced by the edited one, every other byte kept. A
+// bare {"tools"} document without a "server" member also gains one naming
+// its server as file does: the edited copy is written under another name,
+// which would otherwise rename the server (and unresolve every query).
+// It also returns the JSON Merge Patch (RFC 7386) that turns doc into the
 // edited document. JSON arrays cannot be patched element by element
 // (RFC 7386 §2: an array is replaced whole), so the patch replaces the
-// member holding the tools ("servers" or "tools") with its edited value;
-// with no edits it is {}.
+// member holding the tools ("servers" or "tools") with its edited value,
+// and sets "server" when the edited document gains it; with nothing to
+// change it is {}.
 func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []byte, err error) {
 	spans, l, err := toolSpans(file, doc)
 	if err != nil {
 		return nil, nil, err
 	}
-	holder, value := l.holder, l.value
 	type repl struct {
 		at  span
 		raw []byte
@@ -218,6 +228,21 @@ func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []by
 		}
 		rs = append(rs, repl{sp, e.edited.Raw})
 	}
+	toolEdits := len(rs) > 0
+	if l.fileNamed {
+		// "server" first, spaced as the document's first member is.
+		in := l.open + 1
+		ws := doc[in : len(doc)-len(bytes.TrimLeft(doc[in:], " \t\r\n"))]
+		var m bytes.Buffer
+		m.Write(ws)
+		m.WriteString(`"server":`)
+		if len(ws) > 0 {
+			m.WriteByte(' ')
+		}
+		m.Write(jsonString(l.server))
+		m.WriteByte(',')
+		rs = append(rs, repl{span{in, in}, m.Bytes()})
+	}
 	if len(rs) == 0 {
 		return append([]byte(nil), doc...), []byte("{}\n"), nil
 	}
@@ -231,18 +256,32 @@ func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []by
 	}
 	b.Write(doc[last:])
 	edited = b.Bytes()
-	// The holder's value moved by the size changes before its end.
-	shift := 0
+	// The holder's value moved by the size changes before it.
+	start, end := l.value.start, l.value.end
 	for _, r := range rs {
-		shift += len(r.raw) - (r.at.end - r.at.start)
+		d := len(r.raw) - (r.at.end - r.at.start)
+		if r.at.end <= l.value.start {
+			start += d
+		}
+		if r.at.end <= l.value.end {
+			end += d
+		}
 	}
-	newEnd := value.end + shift
 	var p bytes.Buffer
 	p.WriteString("{")
-	k, _ := json.Marshal(holder)
-	p.Write(k)
-	p.WriteString(":")
-	p.Write(edited[value.start:newEnd])
+	if l.fileNamed {
+		p.WriteString(`"server":`)
+		p.Write(jsonString(l.server))
+	}
+	if toolEdits {
+		if l.fileNamed {
+			p.WriteString(",")
+		}
+		k, _ := json.Marshal(l.holder)
+		p.Write(k)
+		p.WriteString(":")
+		p.Write(edited[start:end])
+	}
 	p.WriteString("}")
 	var out bytes.Buffer
 	if err := json.Indent(&out, p.Bytes(), "", "  "); err != nil {

@@ -62,14 +62,16 @@ func TestEditDocumentShapes(t *testing.T) {
 	tests := []struct {
 		name, file, doc, server string
 		index                   int
-		wantPatchKey            string
+		wantPatchKeys           []string
 	}{
+		// The edited copy is written under another name: it gains the
+		// "server" member the file's name gave.
 		{"bare tools/list result named after the file", "dir/notes.json",
-			`{"tools": [ {"name":"a","description":"A."},  {"name":"b", "description":"B."} ], "nextCursor": null}`, "notes", 1, "tools"},
+			`{"tools": [ {"name":"a","description":"A."},  {"name":"b", "description":"B."} ], "nextCursor": null}`, "notes", 1, []string{"server", "tools"}},
 		{"server and tools", "x.json",
-			`{"server":"notes","instructions":"I.","tools":[{"name":"a","description":"A."},{"name":"b","description":"B."}]}`, "notes", 0, "tools"},
+			`{"server":"notes","instructions":"I.","tools":[{"name":"a","description":"A."},{"name":"b","description":"B."}]}`, "notes", 0, []string{"tools"}},
 		{"servers", "x.json",
-			`{"servers":[{"name":"other","tools":[{"name":"a"}]},{"server":"notes","extra":{"k":1},"tools":[{"name":"a","description":"A."},{"name":"a","description":"dup"}]}]}`, "notes", 1, "servers"},
+			`{"servers":[{"name":"other","tools":[{"name":"a"}]},{"server":"notes","extra":{"k":1},"tools":[{"name":"a","description":"A."},{"name":"a","description":"dup"}]}]}`, "notes", 1, []string{"servers"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,9 +79,9 @@ func TestEditDocumentShapes(t *testing.T) {
 			e := editOf(t, tt.file, doc, tt.server, tt.index, Change{Field: Description, After: "Stash. New."})
 			edited, patch, err := EditDocument(tt.file, doc, []ToolEdit{e})
 			require.NoError(t, err)
-			// The edited document reads back with the change and nothing
-			// else changed.
-			servers, _, err := corpus.ParseCatalog(tt.file, edited)
+			// The edited document, written under another name, reads back
+			// with the change and nothing else changed.
+			servers, _, err := corpus.ParseCatalog("elsewhere/edited.json", edited)
 			require.NoError(t, err)
 			var found *corpus.Tool
 			for _, s := range servers {
@@ -90,9 +92,12 @@ func TestEditDocumentShapes(t *testing.T) {
 			require.NotNil(t, found)
 			assert.Equal(t, "Stash. New.", found.Description)
 			// Applying the patch to the input gives the edited document.
-			p := decode(t, patch)
-			assert.Contains(t, p, tt.wantPatchKey)
-			assert.Len(t, p, 1, "the patch holds only the member with the tools")
+			p := decode(t, patch).(map[string]any)
+			keys := []string{}
+			for k := range p {
+				keys = append(keys, k)
+			}
+			assert.ElementsMatch(t, tt.wantPatchKeys, keys, "the patch holds only the member with the tools (and the server's name)")
 			assert.Equal(t, decode(t, edited), mergePatch(decode(t, doc), p))
 		})
 	}
@@ -139,6 +144,11 @@ func TestEditDocumentKeepsOtherBytes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(doc), string(same))
 	assert.Equal(t, "{}\n", string(patch))
+	// A bare tools/list result gains the server's name, in its layout.
+	same, patch, err = EditDocument("dir/notes.json", []byte("{\n  \"tools\": []\n}\n"), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "{\n  \"server\": \"notes\",\n  \"tools\": []\n}\n", string(same))
+	assert.Equal(t, "{\n  \"server\": \"notes\"\n}\n", string(patch))
 }
 
 func TestEditDocumentErrors(t *testing.T) {
@@ -171,7 +181,9 @@ func TestCatalogDocumentReadsBack(t *testing.T) {
 }
 
 // FuzzEditDocument: any document either fails with an error or, with no
-// edits, comes back unchanged; never a panic.
+// edits, comes back unchanged (but for the "server" member a bare
+// {"tools"} gains: it reads back under any name as the same servers);
+// never a panic.
 func FuzzEditDocument(f *testing.F) {
 	f.Add([]byte(`{"tools":[{"name":"a"}]}`))
 	f.Add([]byte(`{"servers":[{"name":"s","tools":[{"name":"a"},{"name":"b"}]},null,{"server":1}]}`))
@@ -182,11 +194,14 @@ func FuzzEditDocument(f *testing.F) {
 		if err != nil {
 			return
 		}
+		servers, _, perr := corpus.ParseCatalog("f.json", doc)
 		if string(edited) != string(doc) || string(patch) != "{}\n" {
-			t.Fatalf("no edits changed the document")
+			again, _, err := corpus.ParseCatalog("g.json", edited)
+			if perr != nil || err != nil || len(again) != 1 || len(servers) != 1 || again[0].Name != servers[0].Name || len(again[0].Tools) != len(servers[0].Tools) {
+				t.Fatalf("no edits changed the document: %q → %q", doc, edited)
+			}
 		}
 		// Every tool the parser reads is found by the span walk.
-		servers, _, perr := corpus.ParseCatalog("f.json", doc)
 		if perr != nil {
 			return
 		}

@@ -156,3 +156,54 @@ func TestSuggestLiveEverything(t *testing.T) {
 		assert.Contains(t, out, `"client": "`+c.Client+`"`)
 	}
 }
+
+// suggestThenBench runs suggest with args and --write-catalog, then bench
+// on the written catalog with benchArgs, and returns the report's "after"
+// figures and bench's, per primary row, and the written catalog.
+func suggestThenBench(t *testing.T, args, benchArgs []string) (after, bench map[string]float64, edited []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "edited.json")
+	out, errOut, code := run(t, append([]string{"suggest", "--quiet", "--format", "json", "--write-catalog", path}, args...)...)
+	require.Equal(t, 0, code, errOut)
+	var rep suggestJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	after = map[string]float64{}
+	for _, c := range rep.Clients {
+		after[c.Client] = c.After
+	}
+	out, errOut, code = run(t, append([]string{"bench", "--quiet", "--no-verbatim", "--format", "json", "--catalog", path}, benchArgs...)...)
+	require.Equal(t, 0, code, errOut)
+	var b struct {
+		Clients []struct {
+			Client       string
+			Variant      bool
+			FoundAtLimit float64 `json:"found_at_limit"`
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &b))
+	bench = map[string]float64{}
+	for _, c := range b.Clients {
+		if !c.Variant {
+			bench[c.Client] = c.FoundAtLimit
+		}
+	}
+	edited, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return after, bench, edited
+}
+
+// A bare tools/list result takes its server's name from its file: the
+// written catalog (another file name) carries the name in a "server"
+// member, so its queries still resolve and bench reports "after".
+func TestSuggestBareToolsHonest(t *testing.T) {
+	in, err := os.ReadFile(notesCatalog)
+	require.NoError(t, err)
+	var doc map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(in, &doc))
+	bare := writeFile(t, "notes.json", `{"tools": `+string(doc["tools"])+"}\n")
+	args := []string{"--queries", notesQueries, "--client", "grok,codex-search"}
+	after, bench, edited := suggestThenBench(t, append([]string{"--catalog", bare}, args...), args)
+	assert.Equal(t, map[string]float64{"grok@1.0.0": 1, "codex-search@0.171.0": 1}, after)
+	assert.Equal(t, after, bench, "bench on the written catalog reports exactly the after figures")
+	assert.True(t, strings.HasPrefix(string(edited), `{"server":"notes","tools": [`), "%.60s", edited)
+}
