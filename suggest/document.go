@@ -57,8 +57,9 @@ type layout struct {
 	// "tools"), value that value.
 	holder string
 	value  span
-	// entries are the elements of each server's tools array, by server
-	// name.
+	// arrays are each server's tools array and entries its elements, by
+	// server name.
+	arrays  map[string]span
 	entries map[string][]span
 	// fileNamed is set for a bare {"tools"} document, whose one server is
 	// named after the file (server); open is the offset of its "{".
@@ -75,7 +76,7 @@ func readLayout(file string, doc []byte) (*layout, error) {
 	if bytes.HasPrefix(doc, utf8BOM) {
 		base = len(utf8BOM)
 	}
-	l := &layout{entries: map[string][]span{}}
+	l := &layout{arrays: map[string]span{}, entries: map[string][]span{}}
 	d := ojson.NewDecoder(doc[base:])
 	if d.Peek() != ojson.Object {
 		return nil, fmt.Errorf("%s: not a catalog object", file)
@@ -121,6 +122,7 @@ func readLayout(file string, doc []byte) (*layout, error) {
 		if sub.Peek() != ojson.Array {
 			return nil
 		}
+		l.arrays[name] = arr
 		return sub.Array(func(i int) error {
 			s := sub.Start()
 			if err := sub.Skip(); err != nil {
@@ -303,9 +305,14 @@ func sameJSON(a, b []byte) bool {
 }
 
 // CatalogDocument writes a catalog as one {"servers": [...]} document,
-// each tool's JSON kept byte for byte, for catalogs read from several
-// files (corpus reads it back to the same servers and tools).
-func CatalogDocument(cat *corpus.Catalog) []byte {
+// for catalogs read from several files (corpus reads it back to the same
+// servers and tools). docs maps a server's Source to the document it was
+// read from: such a server's tools array is copied from it byte for byte,
+// with the entries the catalog parser left out (not an object, no string
+// name), which still count (Claude Code drops the whole server,
+// specs/claude.md §2). Any other server's tools are its tools' raw JSON.
+func CatalogDocument(cat *corpus.Catalog, docs map[string][]byte) []byte {
+	layouts := map[string]*layout{}
 	var b bytes.Buffer
 	b.WriteString(`{"servers":[`)
 	for i, s := range cat.Servers {
@@ -318,14 +325,20 @@ func CatalogDocument(cat *corpus.Catalog) []byte {
 			b.WriteString(`,"instructions":`)
 			b.Write(jsonString(s.Instructions))
 		}
-		b.WriteString(`,"tools":[`)
-		for j, t := range s.Tools {
-			if j > 0 {
-				b.WriteByte(',')
+		b.WriteString(`,"tools":`)
+		if arr, ok := sourceArray(layouts, docs, s); ok {
+			b.Write(arr)
+		} else {
+			b.WriteByte('[')
+			for j, t := range s.Tools {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.Write(t.Raw)
 			}
-			b.Write(t.Raw)
+			b.WriteByte(']')
 		}
-		b.WriteString("]}")
+		b.WriteByte('}')
 	}
 	b.WriteString("]}")
 	var out bytes.Buffer
@@ -334,4 +347,43 @@ func CatalogDocument(cat *corpus.Catalog) []byte {
 	}
 	out.WriteByte('\n')
 	return out.Bytes()
+}
+
+// sourceArray is server s's tools array in the document it was read from,
+// when docs has it (layouts caches each document's walk).
+func sourceArray(layouts map[string]*layout, docs map[string][]byte, s *corpus.Server) ([]byte, bool) {
+	doc, ok := docs[s.Source]
+	if !ok {
+		return nil, false
+	}
+	l, ok := layouts[s.Source]
+	if !ok {
+		l, _ = readLayout(s.Source, doc) // nil when unreadable: the raw JSON is used
+		layouts[s.Source] = l
+	}
+	if l == nil {
+		return nil, false
+	}
+	arr, ok := l.arrays[s.Name]
+	if !ok {
+		return nil, false
+	}
+	// The array must read back as the server's tools (the file may have
+	// changed since it was loaded).
+	var w bytes.Buffer
+	w.WriteString(`{"server":`)
+	w.Write(jsonString(s.Name))
+	w.WriteString(`,"tools":`)
+	w.Write(doc[arr.start:arr.end])
+	w.WriteString("}")
+	back, _, err := corpus.ParseCatalog(s.Source, w.Bytes())
+	if err != nil || len(back) != 1 || len(back[0].Tools) != len(s.Tools) {
+		return nil, false
+	}
+	for i, t := range back[0].Tools {
+		if !bytes.Equal(t.Raw, s.Tools[i].Raw) {
+			return nil, false
+		}
+	}
+	return doc[arr.start:arr.end], true
 }

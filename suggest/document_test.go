@@ -170,7 +170,7 @@ func TestCatalogDocumentReadsBack(t *testing.T) {
 	b, _, err := corpus.ParseCatalog("b.json", []byte(`{"tools":[{"name":"y"},{"name":"y"}]}`))
 	require.NoError(t, err)
 	cat := &corpus.Catalog{Servers: append(a, b...)}
-	doc := CatalogDocument(cat)
+	doc := CatalogDocument(cat, nil)
 	servers, _, err := corpus.ParseCatalog("all.json", doc)
 	require.NoError(t, err)
 	require.Len(t, servers, 2)
@@ -250,4 +250,28 @@ func FuzzApplyChange(f *testing.F) {
 			t.Fatalf("%s = %q, want %q", c.Field, got, value)
 		}
 	})
+}
+
+// TestCatalogDocumentKeepsSkippedEntries: with the source documents, a
+// server's tools array is copied whole, the entries the parser left out
+// included; without them (or when a document no longer holds the tools)
+// the tools' raw JSON is used.
+func TestCatalogDocumentKeepsSkippedEntries(t *testing.T) {
+	src := []byte("\ufeff{\"servers\":[{\"name\":\"a\",\"tools\":[null,{\"name\":\"x\"},{\"nameless\":1}]}]}")
+	a, _, err := corpus.ParseCatalog("a.json", src)
+	require.NoError(t, err)
+	cat := &corpus.Catalog{Servers: a}
+	tools := func(doc []byte) string {
+		var v struct {
+			Servers []struct{ Tools json.RawMessage }
+		}
+		require.NoError(t, json.Unmarshal(doc, &v))
+		var c bytes.Buffer
+		require.NoError(t, json.Compact(&c, v.Servers[0].Tools))
+		return c.String()
+	}
+	assert.Equal(t, `[null,{"name":"x"},{"nameless":1}]`, tools(CatalogDocument(cat, map[string][]byte{"a.json": src})))
+	assert.Equal(t, `[{"name":"x"}]`, tools(CatalogDocument(cat, nil)))
+	changed := []byte(`{"servers":[{"name":"a","tools":[null,{"name":"y"}]}]}`)
+	assert.Equal(t, `[{"name":"x"}]`, tools(CatalogDocument(cat, map[string][]byte{"a.json": changed})))
 }

@@ -155,7 +155,18 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 			}
 			docName = g.catalogs[0]
 		} else {
-			doc = suggest.CatalogDocument(cat)
+			// The files themselves, for the entries the parser left out
+			// (not the embedded demo's; a live server's source is no file).
+			docs := map[string][]byte{}
+			for _, s := range cat.Servers {
+				if _, ok := docs[s.Source]; ok || len(g.catalogs) == 0 || !isFile(s.Source) {
+					continue
+				}
+				if docs[s.Source], err = os.ReadFile(s.Source); err != nil {
+					return badInput(err)
+				}
+			}
+			doc = suggest.CatalogDocument(cat, docs)
 		}
 	}
 	// The queries and the writer, exactly as bench takes them.

@@ -207,3 +207,27 @@ func TestSuggestBareToolsHonest(t *testing.T) {
 	assert.Equal(t, after, bench, "bench on the written catalog reports exactly the after figures")
 	assert.True(t, strings.HasPrefix(string(edited), `{"server":"notes","tools": [`), "%.60s", edited)
 }
+
+// A folder of catalogs is written as one document; an entry the parser
+// leaves out (here 42) is copied too, since Claude Code drops the whole
+// server for it (specs/claude.md §2): bench on the written catalog then
+// reports exactly "after" (it found the zz tools when the entry was lost).
+func TestSuggestFolderKeepsSkippedEntries(t *testing.T) {
+	dir := t.TempDir()
+	in, err := os.ReadFile(notesCatalog)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.json"), in, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "zz.json"), []byte(`{"server":"zz","tools":[42,
+{"name":"frob","description":"Frobnicate a widget.","inputSchema":{"type":"object"}},
+{"name":"zap","description":"Zap a gizmo.","inputSchema":{"type":"object"}}]}`), 0o644))
+	qs, err := os.ReadFile(notesQueries)
+	require.NoError(t, err)
+	q := writeFile(t, "q.jsonl", string(qs)+`{"query":"frobnicate the widget","expect":["zz/frob"]}
+{"query":"zap the gizmo","expect":["zz/zap"]}
+`)
+	args := []string{"--queries", q, "--client", "claude"}
+	after, bench, edited := suggestThenBench(t, append([]string{"--catalog", dir}, args...), args)
+	assert.Equal(t, map[string]float64{"claude@2.1.332": 0.833333}, after, "zz's two prompts stay missed: its server is dropped")
+	assert.Equal(t, after, bench, "bench on the written catalog reports exactly the after figures")
+	assert.Contains(t, string(edited), "\n        42,\n")
+}
