@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/corpus"
@@ -82,7 +83,7 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 		start := b.Len()
 		e.appendJSON(&b)
 		c.json[i] = b.String()[start:]
-		c.lower[i] = jsLower(e.Name + "\n" + e.Description)
+		c.lower[i] = lowerEntry(e.Name, e.Description)
 		c.lowerName[i] = jsLower(e.Name)
 		c.byIdent[e.Name] = i
 		bind := toolBinding{name: e.Name, callName: e.Name}
@@ -100,6 +101,41 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 	b.WriteByte(']')
 	c.dump = b.String()
 	return c
+}
+
+// lowerEntry is jsLower(name + "\n" + description), built in one piece
+// when both are ASCII (jsLower is then ASCII lowercasing).
+func lowerEntry(name, description string) string {
+	if !isASCII(name) || !isASCII(description) {
+		return jsLower(name + "\n" + description)
+	}
+	var b strings.Builder
+	b.Grow(len(name) + 1 + len(description))
+	for _, s := range []string{name, "\n", description} {
+		for start := 0; start < len(s); {
+			// Runs without uppercase letters are copied as they are.
+			end := start
+			for end < len(s) && (s[end] < 'A' || s[end] > 'Z') {
+				end++
+			}
+			b.WriteString(s[start:end])
+			if end < len(s) {
+				b.WriteByte(s[end] + ('a' - 'A'))
+				end++
+			}
+			start = end
+		}
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *compiled) newSandbox() *sandbox {

@@ -310,3 +310,16 @@ func demoAndShared(t *testing.T) map[string]*corpus.Catalog {
 	}
 	return cats
 }
+
+// TestLowerEntry: the one-piece ASCII path gives jsLower's text, and
+// non-ASCII text goes through jsLower itself.
+func TestLowerEntry(t *testing.T) {
+	for _, tc := range [][2]string{
+		{"mcp__GitHub__Create_Issue", "Creates an ISSUE.\n\ndeclare const tools: { X(args: {}): Promise<CallToolResult>; };"},
+		{"", ""}, {"a", "Z"}, {"ÉTÉ", "Σ final Σ"}, {"x", "\x7f@[`{"},
+	} {
+		if got, want := lowerEntry(tc[0], tc[1]), jsLower(tc[0]+"\n"+tc[1]); got != want {
+			t.Errorf("lowerEntry(%q, %q) = %q, want %q", tc[0], tc[1], got, want)
+		}
+	}
+}
