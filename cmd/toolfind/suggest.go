@@ -109,7 +109,9 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		return err
 	}
 	g := o.global
-	singleFile := len(g.catalogs) == 1 && !g.source.live() && isFile(g.catalogs[0])
+	// One catalog that is not a folder (a missing file is the loader's to
+	// report).
+	singleFile := len(g.catalogs) == 1 && !g.source.live() && !isDir(g.catalogs[0])
 	liveOnly := len(g.catalogs) == 0 && g.source.live()
 	if o.patch != "" && !singleFile && !liveOnly {
 		return usageError("--patch needs one catalog file or live servers only (a patch is made against one document); use --write-catalog")
@@ -283,4 +285,9 @@ type outFileRef struct{ f *outfile.File }
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

@@ -124,6 +124,9 @@ func TestSuggestUsageErrors(t *testing.T) {
 		{[]string{"--written", "w.jsonl", "--writer", "heuristic"}, "--written and --writer: the calls of a written file are already written"},
 		{[]string{"--description-budget", "0"}, "--description-budget 0: must be 1 or more"},
 		{append(append([]string{}, two...), "--queries", notesQueries, "--patch", "p.json"), "--patch needs one catalog file or live servers only"},
+		{[]string{"--catalog", filepath.Dir(notesCatalog), "--queries", notesQueries, "--patch", "p.json"}, "--patch needs one catalog file or live servers only"},
+		// A missing catalog is named, not taken for a folder.
+		{[]string{"--catalog", "missing.json", "--queries", notesQueries, "--patch", "p.json"}, "toolfind: missing.json: stat missing.json: no such file or directory\n"},
 	}
 	for _, tt := range tests {
 		_, errOut, code := run(t, append([]string{"suggest", "--quiet"}, tt.args...)...)
