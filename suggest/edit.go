@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
@@ -265,9 +267,15 @@ func humanize(name string) string {
 		b.WriteRune(r)
 		prevLower = r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
 	}
-	s := strings.Join(strings.Fields(strings.ToLower(b.String())), " ")
-	if s == "" {
+	return upperFirst(strings.Join(strings.Fields(strings.ToLower(b.String())), " "))
+}
+
+// upperFirst capitalises the first letter of s (a whole rune: a name may
+// start with a non-ASCII one).
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -98,6 +98,7 @@ func TestNaming(t *testing.T) {
 		{"listIssues", "List issues"},
 		{"atlas-create-cluster", "Atlas create cluster"},
 		{"get_me2FA", "Get me2 fa"},
+		{"ëxport_data", "Ëxport data"}, // a whole rune capitalised
 		{"", ""},
 	} {
 		assert.Equal(t, tt.want, humanize(tt.in), tt.in)

@@ -199,13 +199,6 @@ func fixesSummary(fs []Fix) string {
 	return s
 }
 
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 func firstExample(rj Rejected) string {
 	if len(rj.Examples) == 0 {
 		return ""

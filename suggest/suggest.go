@@ -525,7 +525,7 @@ func descriptionPrefix(words []candidateWord, desc string) string {
 		forms[i] = w.Form
 	}
 	p := strings.Join(forms, ", ")
-	p = strings.ToUpper(p[:1]) + p[1:] + "."
+	p = upperFirst(p) + "."
 	if desc != "" {
 		p += " "
 	}
@@ -556,7 +556,7 @@ func renamed(name string, words []string) string {
 		return name + "-" + strings.Join(words, "-")
 	}
 	for _, w := range words {
-		name += strings.ToUpper(w[:1]) + w[1:]
+		name += upperFirst(w)
 	}
 	return name
 }
