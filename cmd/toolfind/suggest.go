@@ -117,13 +117,13 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		return usageError("--patch needs one catalog file or live servers only (a patch is made against one document); use --write-catalog")
 	}
 	outs := map[string]string{"out": o.out, "write-catalog": o.writeCatalog, "patch": o.patch}
-	files := map[string]*outFileRef{}
+	files := map[string]*outfile.File{}
 	for _, flag := range []string{"out", "write-catalog", "patch"} {
 		f, err := openOut(flag, outs[flag])
 		if err != nil {
 			return err
 		}
-		files[flag] = &outFileRef{f: f}
+		files[flag] = f
 		defer abortOut(f)
 	}
 	ctx := cmd.Context()
@@ -220,15 +220,11 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		return toolfind.ClientsWith(c, g.clients, clientOpts, nil)
 	}
 	ph := g.run().begin("suggest", 0, false)
-	phaseName := ""
 	sopts := suggest.Options{
 		Limit: g.limit, Workers: o.workers, Writer: w,
 		DescriptionBudget: o.descBudget, HintWords: o.hintWords, Rename: o.rename,
 		Holdout: o.holdout, Seed: o.seed,
 		Progress: func(phase string, done, total int) {
-			if phase != phaseName {
-				phaseName = phase
-			}
 			if total > 0 {
 				ph.total = int64(total)
 				ph.set(int64(done))
@@ -241,7 +237,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	}
 	ph.end(fmt.Sprintf("%d %s kept of %d tried, %d searches", len(rep.Edits), plural(len(rep.Edits), "edit", "edits"), rep.Tried, rep.Searches))
 
-	if f := files["out"].f; f != nil {
+	if f := files["out"]; f != nil {
 		if err := rep.Write(f, format); err != nil {
 			return badInput(fmt.Errorf("--out %v", err))
 		}
@@ -258,7 +254,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	if err != nil {
 		return err
 	}
-	if f := files["write-catalog"].f; f != nil {
+	if f := files["write-catalog"]; f != nil {
 		if _, err := f.Write(edited); err != nil {
 			return badInput(fmt.Errorf("--write-catalog %v", err))
 		}
@@ -267,7 +263,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		}
 		fmt.Fprintf(o.io.ErrOut, "%s: the %s with %d %s\n", esc(o.writeCatalog), docName, len(rep.Edits), plural(len(rep.Edits), "tool edited", "tools edited"))
 	}
-	if f := files["patch"].f; f != nil {
+	if f := files["patch"]; f != nil {
 		if _, err := f.Write(patch); err != nil {
 			return badInput(fmt.Errorf("--patch %v", err))
 		}
@@ -278,9 +274,6 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	}
 	return nil
 }
-
-// outFileRef holds an output opened before the work.
-type outFileRef struct{ f *outfile.File }
 
 func isFile(p string) bool {
 	st, err := os.Stat(p)
