@@ -261,7 +261,18 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		if err := commitOut("write-catalog", f); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.io.ErrOut, "%s: the %s with %d %s\n", esc(o.writeCatalog), docName, len(rep.Edits), plural(len(rep.Edits), "tool edited", "tools edited"))
+		fmt.Fprintf(o.io.ErrOut, "%s: the %s with %d %s\n", esc(o.writeCatalog), esc(docName), len(rep.Edits), plural(len(rep.Edits), "tool edited", "tools edited"))
+		if len(rep.Renames) > 0 {
+			// The report's figures expect the new names: so must a query
+			// set bench runs on the written catalog.
+			var rs []string
+			for _, e := range rep.Edits {
+				if e.NewID != "" {
+					rs = append(rs, esc(string(e.Tool))+" → "+esc(string(e.NewID)))
+				}
+			}
+			fmt.Fprintf(o.io.ErrOut, "%s: renamed (breaking) %s; a query set run on it must expect the new names\n", esc(o.writeCatalog), strings.Join(rs, ", "))
+		}
 	}
 	if f := files["patch"]; f != nil {
 		if _, err := f.Write(patch); err != nil {

@@ -234,3 +234,13 @@ func TestSuggestFolderKeepsSkippedEntries(t *testing.T) {
 	assert.Equal(t, after, bench, "bench on the written catalog reports exactly the after figures")
 	assert.Contains(t, string(edited), "\n        42,\n")
 }
+
+// A rename is written with a note: the written catalog answers to the new
+// name, which the query set must then expect.
+func TestSuggestRenameNote(t *testing.T) {
+	edited := filepath.Join(t.TempDir(), "e.json")
+	_, errOut, code := run(t, "suggest", "--quiet", "--catalog", notesCatalog, "--queries", notesQueries, "--client", "grok",
+		"--description-budget", "1", "--rename", "--write-catalog", edited)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "e.json: renamed (breaking) notes/archive_note → notes/archive_note_memo; a query set run on it must expect the new names\n")
+}
