@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/segment"
+	"github.com/kljensen/snowball/english"
 	"github.com/toolfind/toolfind/corpus"
 )
 
@@ -509,6 +510,33 @@ func TestASCIIWordsMatchSegmenter(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: ascii %q, segmenter %q", b, got, want)
+		}
+	}
+}
+
+// TestStemDigitEnding: Snowball English leaves a word that ends in a digit
+// as it is unless it starts with an apostrophe (stemBytes' shortcut), on
+// random words over letters (vowels and the letters of common suffixes),
+// digits and the characters a UAX #29 word can hold inside (_ ' . :).
+func TestStemDigitEnding(t *testing.T) {
+	const alphabet = "aeiouybcdrstlnsgmz_'.:0123456789"
+	r := rand.New(rand.NewSource(18))
+	for n := 0; n < 300_000; n++ {
+		b := make([]byte, 1+r.Intn(14))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		b[len(b)-1] = '0' + byte(r.Intn(10))
+		w := string(b)
+		want := english.Stem(w, true)
+		if b[0] == '\'' {
+			if stemBytes(b) != want {
+				t.Fatalf("stemBytes(%q) = %q, Snowball %q", w, stemBytes(b), want)
+			}
+			continue
+		}
+		if want != w || stemBytes(b) != w {
+			t.Fatalf("%q: Snowball %q, stemBytes %q", w, want, stemBytes(b))
 		}
 	}
 }

@@ -39,6 +39,9 @@ func (tk *tokenizer) stem(w []byte) string {
 	if tk.stems == nil {
 		return stemBytes(w)
 	}
+	if n := len(w); n > 0 && '0' <= w[n-1] && w[n-1] <= '9' {
+		return stemBytes(w) // not memoised (see stemBytes)
+	}
 	if s, ok := tk.stems[string(w)]; ok {
 		return s
 	}
@@ -388,6 +391,14 @@ func (stemFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 func Stem(word string) string { return stemBytes([]byte(word)) }
 
 func stemBytes(w []byte) string {
+	// A word that ends in a digit is its own stem: every Porter2 suffix
+	// rule ends in a letter or an apostrophe, and the prelude only drops a
+	// leading apostrophe and marks y (undone by the postlude). Such words
+	// are mostly unique (tool names with serial numbers, ids), so they
+	// skip the memo instead of filling it. TestStemDigitEnding holds it.
+	if n := len(w); n > 0 && '0' <= w[n-1] && w[n-1] <= '9' && w[0] != '\'' {
+		return string(w)
+	}
 	stemMu.RLock()
 	s, ok := stemCache[string(w)] // no allocation for the lookup
 	stemMu.RUnlock()
