@@ -66,20 +66,7 @@ func TestSuggestWriteCatalogAndPatch(t *testing.T) {
 
 	out, errOut, code := run(t, "bench", "--quiet", "--catalog", edited, "--queries", notesQueries, "--writer", "heuristic", "--no-verbatim", "--format", "json")
 	require.Equal(t, 0, code, errOut)
-	var b struct {
-		Clients []struct {
-			Client       string
-			Variant      bool
-			FoundAtLimit float64 `json:"found_at_limit"`
-		}
-	}
-	require.NoError(t, json.Unmarshal([]byte(out), &b))
-	after := map[string]float64{}
-	for _, c := range b.Clients {
-		if !c.Variant {
-			after[c.Client] = c.FoundAtLimit
-		}
-	}
+	after := benchFound(t, out)
 	want := map[string]float64{}
 	for _, c := range rep.Clients {
 		want[c.Client] = c.After
@@ -176,6 +163,14 @@ func suggestThenBench(t *testing.T, args, benchArgs []string) (after, bench map[
 	}
 	out, errOut, code = run(t, append([]string{"bench", "--quiet", "--no-verbatim", "--format", "json", "--catalog", path}, benchArgs...)...)
 	require.Equal(t, 0, code, errOut)
+	edited, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return after, benchFound(t, out), edited
+}
+
+// benchFound reads each primary row's found@limit from bench's JSON.
+func benchFound(t *testing.T, out string) map[string]float64 {
+	t.Helper()
 	var b struct {
 		Clients []struct {
 			Client       string
@@ -184,15 +179,13 @@ func suggestThenBench(t *testing.T, args, benchArgs []string) (after, bench map[
 		}
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &b))
-	bench = map[string]float64{}
+	found := map[string]float64{}
 	for _, c := range b.Clients {
 		if !c.Variant {
-			bench[c.Client] = c.FoundAtLimit
+			found[c.Client] = c.FoundAtLimit
 		}
 	}
-	edited, err := os.ReadFile(path)
-	require.NoError(t, err)
-	return after, bench, edited
+	return found
 }
 
 // A bare tools/list result takes its server's name from its file: the
