@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -176,29 +177,15 @@ func split(n int, share float64, seed uint64) (learn, held []int) {
 func (s *state) clone() *state {
 	c := &state{p: make(map[pairKey]float64, len(s.p)), calls: make(map[pairKey][]json.RawMessage, len(s.calls)),
 		shown: make(map[pairKey][]corpus.ToolID, len(s.shown))}
-	for k, v := range s.p {
-		c.p[k] = v
-	}
-	for k, v := range s.calls {
-		c.calls[k] = v
-	}
-	for k, v := range s.shown {
-		c.shown[k] = v
-	}
+	c.merge(s)
 	return c
 }
 
 // merge overwrites s with the pairs of sub.
 func (s *state) merge(sub *state) {
-	for k, v := range sub.p {
-		s.p[k] = v
-	}
-	for k, v := range sub.calls {
-		s.calls[k] = v
-	}
-	for k, v := range sub.shown {
-		s.shown[k] = v
-	}
+	maps.Copy(s.p, sub.p)
+	maps.Copy(s.calls, sub.calls)
+	maps.Copy(s.shown, sub.shown)
 }
 
 // eval runs every client over the queries at idx on cat (bench.Run with
