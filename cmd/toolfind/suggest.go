@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -109,11 +111,10 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		return err
 	}
 	g := o.global
-	// One catalog that is not a folder (a missing file is the loader's to
-	// report).
-	singleFile := len(g.catalogs) == 1 && !g.source.live() && !isDir(g.catalogs[0])
+	singleFile := len(g.catalogs) == 1 && !g.source.live() && isFile(g.catalogs[0])
 	liveOnly := len(g.catalogs) == 0 && g.source.live()
-	if o.patch != "" && !singleFile && !liveOnly {
+	// (A missing file is the loader's to report.)
+	if o.patch != "" && !singleFile && !liveOnly && !(len(g.catalogs) == 1 && missing(g.catalogs[0])) {
 		return usageError("--patch needs one catalog file or live servers only (a patch is made against one document); use --write-catalog")
 	}
 	outs := map[string]string{"out": o.out, "write-catalog": o.writeCatalog, "patch": o.patch}
@@ -291,7 +292,7 @@ func isFile(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
+func missing(p string) bool {
+	_, err := os.Stat(p)
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -236,4 +238,26 @@ func TestSuggestRenameNote(t *testing.T) {
 		"--description-budget", "1", "--rename", "--write-catalog", edited)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "e.json: renamed (breaking) notes/archive_note → notes/archive_note_memo; a query set run on it must expect the new names\n")
+}
+
+// A catalog read from a pipe (a shell's <(...)) cannot be read twice: it
+// is written from the catalog loaded, not read again as the document.
+func TestSuggestCatalogFromPipe(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/dev/fd paths of a pipe are Linux's")
+	}
+	in, err := os.ReadFile(notesCatalog)
+	require.NoError(t, err)
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	go func() {
+		_, _ = w.Write(in)
+		w.Close()
+	}()
+	pipe := fmt.Sprintf("/dev/fd/%d", r.Fd())
+	after, bench, _ := suggestThenBench(t, []string{"--catalog", pipe, "--queries", notesQueries, "--client", "grok"},
+		[]string{"--queries", notesQueries, "--client", "grok"})
+	assert.Equal(t, map[string]float64{"grok@1.0.0": 1}, after)
+	assert.Equal(t, after, bench)
 }
