@@ -62,10 +62,12 @@ type layout struct {
 	arrays  map[string]span
 	entries map[string][]span
 	// fileNamed is set for a bare {"tools"} document, whose one server is
-	// named after the file (server); open is the offset of its "{".
-	fileNamed bool
-	server    string
-	open      int
+	// named after the file (server); open is the offset of its "{", and
+	// nullServer the value of a last "server" member that is null.
+	fileNamed  bool
+	server     string
+	open       int
+	nullServer *span
 }
 
 // readLayout walks a catalog document reading its members as the catalog
@@ -104,9 +106,11 @@ func readLayout(file string, doc []byte) (*layout, error) {
 			if err != nil {
 				return err
 			}
-			serverName = ""
+			serverName, l.nullServer = "", nil
 			if v.Kind == ojson.String {
 				serverName = v.Str
+			} else if v.Kind == ojson.Null {
+				l.nullServer = &span{base + s, base + d.Offset()}
 			}
 		default:
 			return d.Skip()
@@ -231,7 +235,11 @@ func EditDocument(file string, doc []byte, edits []ToolEdit) (edited, patch []by
 		rs = append(rs, repl{sp, e.edited.Raw})
 	}
 	toolEdits := len(rs) > 0
-	if l.fileNamed {
+	switch {
+	case l.fileNamed && l.nullServer != nil:
+		// "server": null counts as absent: it gets the name.
+		rs = append(rs, repl{*l.nullServer, jsonString(l.server)})
+	case l.fileNamed:
 		// "server" first, spaced as the document's first member is.
 		in := l.open + 1
 		ws := doc[in : len(doc)-len(bytes.TrimLeft(doc[in:], " \t\r\n"))]

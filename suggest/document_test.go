@@ -119,14 +119,24 @@ func TestEditDocumentReadsLikeTheParser(t *testing.T) {
 			`{"servers":null,"server":"notes","tools":[{"name":"a","description":"New."}]}`},
 		{"the last name counts", `{"servers":[{"name":"x","name":null,"server":"notes","tools":[{"name":"a"}]}]}`, "notes", 0,
 			`{"servers":[{"name":"x","name":null,"server":"notes","tools":[{"name":"a","description":"New."}]}]}`},
+		// A null "server" reads as absent (the file names the server): the
+		// written copy names it there, since a member put first would be
+		// overridden by the null.
+		{"null server", `{"server":"x","tools":[{"name":"a"}],"server":null}`, "notes", 0,
+			`{"server":"x","tools":[{"name":"a","description":"New."}],"server":"notes"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := []byte(tt.doc)
-			e := editOf(t, "x.json", doc, tt.server, tt.index, Change{Field: Description, After: "New."})
-			edited, patch, err := EditDocument("x.json", doc, []ToolEdit{e})
+			e := editOf(t, "notes.json", doc, tt.server, tt.index, Change{Field: Description, After: "New."})
+			edited, patch, err := EditDocument("notes.json", doc, []ToolEdit{e})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantEdited, string(edited))
+			servers, _, err := corpus.ParseCatalog("elsewhere/edited.json", edited)
+			require.NoError(t, err)
+			require.Len(t, servers, 1)
+			assert.Equal(t, tt.server, servers[0].Name)
+			assert.Equal(t, "New.", servers[0].Tools[tt.index].Description)
 			noBOM := func(b []byte) []byte { return bytes.TrimPrefix(b, utf8BOM) }
 			assert.Equal(t, decode(t, noBOM(edited)), mergePatch(decode(t, noBOM(doc)), decode(t, patch)))
 		})
