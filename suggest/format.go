@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/textfit"
 )
 
 // Format is an output format of a Report.
@@ -101,10 +103,38 @@ func meanOf(cs []ClientFigures) (before, after float64) {
 	return before, after
 }
 
+// textWidth is the width of the text report; maxToolsShown bounds the
+// edited tools it details (the most fixing first; Markdown and JSON list
+// them all).
+const (
+	textWidth     = 100
+	maxToolsShown = 6
+)
+
+// para writes s wrapped to the text width, continuation lines indented.
+func para(w *bufio.Writer, indent, s string) {
+	for i, l := range textfit.Wrap(s, textWidth-len(indent)-2) {
+		if i == 0 {
+			fmt.Fprintf(w, "%s%s\n", indent, l)
+		} else {
+			fmt.Fprintf(w, "%s  %s\n", indent, l)
+		}
+	}
+}
+
+// shortClient drops the version from a row label ("claude@2.1.332" →
+// "claude") where the table above already gives it.
+func shortClient(c string) string {
+	if i := strings.IndexByte(c, '@'); i > 0 {
+		return c[:i]
+	}
+	return c
+}
+
 func (r *Report) text(w *bufio.Writer) {
-	fmt.Fprintf(w, "suggest: %s\n", r.headline())
+	para(w, "", "suggest: "+r.headline())
 	if r.Writer == "" {
-		fmt.Fprintf(w, "(the query text is each client's search, as in bench without --writer; --writer heuristic writes the calls as each client's model would)\n")
+		para(w, "", "(the query text is each client's search, as in bench without --writer; --writer heuristic writes the calls as each client's model would)")
 	}
 	fmt.Fprintln(w)
 	width := len("mean")
@@ -117,71 +147,104 @@ func (r *Report) text(w *bufio.Writer) {
 	}
 	b, a := meanOf(r.Clients)
 	fmt.Fprintf(w, "%-*s  %7s  %7s  %s\n", width, "mean", pct(b), pct(a), delta(b, a))
-	for _, e := range r.Edits {
-		fmt.Fprintf(w, "\n%s", safetext.Escape(string(e.Tool)))
-		if e.NewID != "" {
-			fmt.Fprintf(w, " → %s (BREAKING: callers must use the new name)", safetext.Escape(string(e.NewID)))
+	// The edits that fix the most first.
+	order := make([]int, len(r.Edits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(r.Edits[order[i]].Fixes) > len(r.Edits[order[j]].Fixes) })
+	for n, i := range order {
+		if n == maxToolsShown {
+			fmt.Fprintf(w, "\n… and %d more %s (--format markdown or json lists every edit)\n", len(order)-n, plural(len(order)-n, "tool edited", "tools edited"))
+			break
 		}
-		fmt.Fprintf(w, ": %s, no regressions\n", fixesSummary(e.Fixes))
+		e := r.Edits[i]
+		head := safetext.Escape(string(e.Tool))
+		if e.NewID != "" {
+			head += " → " + safetext.Escape(string(e.NewID)) + " (BREAKING: callers must use the new name)"
+		}
+		fmt.Fprintln(w)
+		para(w, "", head+": "+fixesSummary(e.Fixes)+", no regressions")
 		for _, c := range e.Changes {
 			writeChangeText(w, c)
 		}
+		var moved []string
 		for _, c := range e.Clients {
 			if c.Before != c.After {
-				fmt.Fprintf(w, "  %-*s  %s → %s over its %d %s\n", width, c.Client, pct(c.Before), pct(c.After), c.Queries, plural(c.Queries, "query", "queries"))
+				moved = append(moved, fmt.Sprintf("%s %s → %s", shortClient(c.Client), pct(c.Before), pct(c.After)))
 			}
 		}
-		for i, f := range e.Fixes {
-			if i == maxFixesShown {
-				fmt.Fprintf(w, "  … and %d more fixed\n", len(e.Fixes)-maxFixesShown)
-				break
-			}
-			fmt.Fprintf(w, "  fixed: %s %q (line %d)\n", f.Client, clip(f.Query, 60), f.Line)
+		if len(moved) > 0 && len(e.Clients) > 0 {
+			q := e.Clients[0].Queries
+			para(w, "  ", strings.Join(moved, ", ")+fmt.Sprintf(" (its %d %s)", q, plural(q, "query", "queries")))
 		}
+		if len(e.Fixes) > 0 {
+			f := e.Fixes[0]
+			line := fmt.Sprintf("fixed: %q (line %d, %s)", clip(f.Query, 50), f.Line, shortClient(f.Client))
+			if more := len(e.Fixes) - 1; more > 0 {
+				line += fmt.Sprintf(" and %d more", more)
+			}
+			para(w, "  ", line)
+		}
+		rejected := 0
 		for _, rj := range r.Rejected {
 			if rj.Tool == e.Tool && rj.Regressions > 0 {
-				fmt.Fprintf(w, "  rejected: %s +%s: %s%s\n", rj.Change.Field, clip(strings.Join(rj.Change.Words, " "), 40), rj.Reason, firstExample(rj))
+				if rejected == 0 {
+					para(w, "  ", fmt.Sprintf("rejected: %s +%q: %s%s", rj.Change.Field, clip(strings.Join(rj.Change.Words, " "), 30), rj.Reason, firstExample(rj)))
+				}
+				rejected++
 			}
+		}
+		if rejected > 1 {
+			fmt.Fprintf(w, "    and %d more candidates rejected for regressions\n", rejected-1)
 		}
 	}
 	if len(r.Unfixed) > 0 {
-		fmt.Fprintf(w, "\nstill missed by some client: %d %s", len(r.Unfixed), plural(len(r.Unfixed), "tool", "tools"))
+		var b strings.Builder
+		fmt.Fprintf(&b, "still missed by some client: %d %s", len(r.Unfixed), plural(len(r.Unfixed), "tool", "tools"))
 		for i, u := range r.Unfixed {
 			if i == 5 {
-				fmt.Fprintf(w, ", …")
+				b.WriteString(", …")
 				break
 			}
 			sep := ", "
 			if i == 0 {
 				sep = " ("
 			}
-			fmt.Fprintf(w, "%s%s %d", sep, safetext.Escape(string(u.Tool)), u.Misses)
+			fmt.Fprintf(&b, "%s%s %d", sep, safetext.Escape(string(u.Tool)), u.Misses)
 		}
-		fmt.Fprintf(w, ")\n")
+		b.WriteString(")")
+		fmt.Fprintln(w)
+		para(w, "", b.String())
 	}
 	if h := r.Holdout; h != nil {
-		fmt.Fprintf(w, "\nheld out: %d of %d queries (share %.2f, seed %d); edits learned on the other %d\n", h.Held, h.Held+h.Learn, h.Share, h.Seed, h.Learn)
+		fmt.Fprintln(w)
+		para(w, "", fmt.Sprintf("held out: %d of %d queries (share %.2f, seed %d); edits learned on the other %d", h.Held, h.Held+h.Learn, h.Share, h.Seed, h.Learn))
 		fmt.Fprintf(w, "%-*s  %15s  %15s\n", width, "CLIENT", "LEARNED ON", "HELD OUT")
+		var notes []string
 		for _, c := range h.Clients {
-			fmt.Fprintf(w, "%-*s  %6s → %6s  %6s → %6s", width, c.Client, pct(c.LearnBefore), pct(c.LearnAfter), pct(c.HeldBefore), pct(c.HeldAfter))
+			fmt.Fprintf(w, "%-*s  %6s → %6s  %6s → %6s\n", width, c.Client, pct(c.LearnBefore), pct(c.LearnAfter), pct(c.HeldBefore), pct(c.HeldAfter))
 			if c.Note != "" {
-				fmt.Fprintf(w, "  (%s)", c.Note)
+				notes = append(notes, shortClient(c.Client)+": "+c.Note)
 			}
-			fmt.Fprintln(w)
+		}
+		for _, n := range notes {
+			para(w, "  ", n)
 		}
 		if n := len(h.Regressions); n > 0 {
-			fmt.Fprintf(w, "%d held-out %s worse: ", n, plural(n, "pair is", "pairs are"))
+			var b strings.Builder
+			fmt.Fprintf(&b, "%d held-out %s worse: ", n, plural(n, "pair is", "pairs are"))
 			for i, g := range h.Regressions {
 				if i == 3 {
-					fmt.Fprintf(w, ", …")
+					b.WriteString(", …")
 					break
 				}
 				if i > 0 {
-					fmt.Fprintf(w, "; ")
+					b.WriteString("; ")
 				}
-				fmt.Fprintf(w, "%s %q (line %d)", g.Client, clip(g.Query, 40), g.Line)
+				fmt.Fprintf(&b, "%s %q (line %d)", shortClient(g.Client), clip(g.Query, 40), g.Line)
 			}
-			fmt.Fprintln(w)
+			para(w, "", b.String())
 		}
 	}
 }
@@ -222,17 +285,27 @@ func delta(before, after float64) string {
 	return "="
 }
 
-// writeChangeText shows one change as a diff of the field.
+// writeChangeText shows one change in a line or two: what is added, and
+// the new value (cut to the width).
 func writeChangeText(w *bufio.Writer, c Change) {
-	label := string(c.Field)
-	if c.Field == Hint {
-		label = `_meta["` + HintKey + `"]`
+	switch c.Field {
+	case Hint:
+		para(w, "  ", fmt.Sprintf(`+ _meta["%s"]: %q`, HintKey, clip(c.After, 70)))
+	case Description:
+		if added, ok := strings.CutSuffix(c.After, c.Before); ok && c.Before != "" {
+			para(w, "  ", fmt.Sprintf("+ %q at the front of the description", clip(added, 80)))
+		} else {
+			para(w, "  ", fmt.Sprintf("+ description: %q", clip(c.After, 80)))
+		}
+	case Name:
+		para(w, "  ", fmt.Sprintf("~ name: %s → %s (breaking)", clip(c.Before, 40), clip(c.After, 40)))
+	default:
+		if c.Before == "" {
+			para(w, "  ", fmt.Sprintf("+ %s: %q", c.Field, clip(c.After, 80)))
+		} else {
+			para(w, "  ", fmt.Sprintf("~ %s: %q → %q", c.Field, clip(c.Before, 40), clip(c.After, 40)))
+		}
 	}
-	fmt.Fprintf(w, "  %s:\n", label)
-	if c.Before != "" {
-		fmt.Fprintf(w, "    - %q\n", clip(c.Before, 90))
-	}
-	fmt.Fprintf(w, "    + %q\n", clip(c.After, 90))
 }
 
 func (r *Report) markdown(w *bufio.Writer) {

@@ -134,6 +134,9 @@ func Suggest(ctx context.Context, cat *corpus.Catalog, build Builder, qs *corpus
 	learn, held := all, []int(nil)
 	if opts.Holdout > 0 {
 		learn, held = split(len(all), opts.Holdout, opts.Seed)
+		if len(held) == 0 || len(learn) == 0 {
+			return nil, fmt.Errorf("suggest: holdout %v of %d queries leaves %d to learn on and %d held out: both need one at least", opts.Holdout, len(all), len(learn), len(held))
+		}
 	}
 
 	e.progress("before", 0, 1)

@@ -221,6 +221,9 @@ func TestHoldout(t *testing.T) {
 	}
 	_, err = suggest.Suggest(context.Background(), cat, builder("grok"), qs, suggest.Options{Holdout: 1})
 	assert.EqualError(t, err, "suggest: holdout 1: want a share between 0 and 1")
+	// 0.01 of 10 queries rounds to none held out.
+	_, err = suggest.Suggest(context.Background(), cat, builder("grok"), qs, suggest.Options{Holdout: 0.01})
+	assert.EqualError(t, err, "suggest: holdout 0.01 of 10 queries leaves 10 to learn on and 0 held out: both need one at least")
 }
 
 func sharedCorpus(t testing.TB, catalog, corpusName string) ([]byte, *corpus.Catalog, *corpus.QuerySet) {
