@@ -117,6 +117,13 @@ func startProc(src Source, extraStderr io.Writer) (*proc, error) {
 // exitedWithin reports whether the process has exited, waiting at most d
 // for it (a server that closed stdout is usually about to be reaped).
 func (p *proc) exitedWithin(d time.Duration) (*ExitError, bool) {
+	// Checked first: with d = 0 a select over both channels would pick
+	// the timer half the time even when the process has exited.
+	select {
+	case <-p.exited:
+		return p.exitErr, true
+	default:
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
