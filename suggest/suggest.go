@@ -94,16 +94,25 @@ type engine struct {
 	stemCache             map[string]map[string]bool
 }
 
-// callStems is stemsOf with a cache: calls repeat across candidates.
-func (e *engine) callStems(text string) map[string]bool {
-	if m, ok := e.stemCache[text]; ok {
+// callStems are the stems of a pair's keyword calls (callTexts), cached
+// by the calls' bytes: the same calls are read for every candidate.
+func (e *engine) callStems(calls []json.RawMessage) map[string]bool {
+	var key strings.Builder
+	for _, c := range calls {
+		key.Write(c)
+		key.WriteByte(0)
+	}
+	if m, ok := e.stemCache[key.String()]; ok {
 		return m
 	}
 	if e.stemCache == nil {
 		e.stemCache = map[string]map[string]bool{}
 	}
-	m := stemsOf(text)
-	e.stemCache[text] = m
+	m := map[string]bool{}
+	for _, t := range callTexts(calls) {
+		maps.Copy(m, stemsOf(t))
+	}
+	e.stemCache[key.String()] = m
 	return m
 }
 
@@ -278,12 +287,10 @@ func (s *greedy) affected(t corpus.ToolID, stems []string) []int {
 			if hit {
 				break
 			}
-			for _, text := range callTexts(s.state.calls[pairKey{q, row}]) {
-				cs := s.callStems(text)
-				for _, st := range stems {
-					if cs[st] {
-						hit = true
-					}
+			cs := s.callStems(s.state.calls[pairKey{q, row}])
+			for _, st := range stems {
+				if cs[st] {
+					hit = true
 				}
 			}
 		}
@@ -374,7 +381,18 @@ func (s *greedy) run() error {
 // improve tries the edits of one tool, least intrusive first, and keeps
 // each kind's best that fixes misses and breaks nothing.
 func (s *greedy) improve(id corpus.ToolID) error {
+	// The prompts that do not expect the tool, where added words could
+	// pull it in (the same for every field).
+	var others []map[string]bool
+	for _, q := range s.learn {
+		if !expects(s.qs.Queries[q], id) {
+			others = append(others, s.promptStems[q])
+		}
+	}
 	for _, f := range []Field{Hint, Description, Title, Name} {
+		if f == Name && !s.opts.Rename {
+			continue
+		}
 		t := s.cur.Tool(id)
 		if t == nil {
 			return nil // renamed away
@@ -392,14 +410,8 @@ func (s *greedy) improve(id corpus.ToolID) error {
 			rows[k.row] = true
 			words = append(words, missedWords{k.q, pairWords(s.qs.Queries[k.q].Text, s.state.calls[k])})
 		}
-		if len(words) == 0 || f == Name && !s.opts.Rename {
+		if len(words) == 0 {
 			continue
-		}
-		var others []map[string]bool
-		for _, q := range s.learn {
-			if !expects(s.qs.Queries[q], id) {
-				others = append(others, s.promptStems[q])
-			}
 		}
 		ranked := rankWords(t, words, others)
 		if len(ranked) == 0 {
