@@ -216,20 +216,7 @@ func (l *locator) locate(w where) Location {
 
 // fieldName writes a member path the way corpus diagnostics do:
 // inputSchema.properties.body.description, inputSchema.required[0].
-func fieldName(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		if _, err := strconv.Atoi(p); err == nil && b.Len() > 0 {
-			b.WriteString("[" + p + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
+func fieldName(path []string) string { return jsonpos.FieldName(path) }
 
 // fieldPath splits a corpus diagnostic's Field ("inputSchema.required[0]",
 // "_meta.ui.visibility") into member names. Keys with dots cannot be told

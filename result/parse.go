@@ -252,24 +252,7 @@ func (p *parser) stringAt(ptr string, v ojson.Value, key string, required bool) 
 
 // fieldPath writes a JSON Pointer as a path: /result/content/2/text →
 // result.content[2].text.
-func fieldPath(ptr string) string {
-	if ptr == "" {
-		return ""
-	}
-	var b strings.Builder
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		if tok != "" && strings.Trim(tok, "0123456789") == "" {
-			b.WriteString("[" + tok + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(tok)
-	}
-	return b.String()
-}
+func fieldPath(ptr string) string { return jsonpos.FieldName(jsonpos.Tokens(ptr)) }
 
 func kindName(k ojson.Kind) string {
 	switch k {

@@ -151,6 +151,39 @@ func Pointer(tokens ...string) string {
 	return b.String()
 }
 
+// Tokens splits a JSON Pointer into its unescaped reference tokens
+// (RFC 6901 §3–4); "" has none.
+func Tokens(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	toks := strings.Split(ptr[1:], "/")
+	for i, t := range toks {
+		if strings.Contains(t, "~") {
+			toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+		}
+	}
+	return toks
+}
+
+// FieldName writes reference tokens the way diagnostics name a field:
+// members joined by ".", array indexes (all digits) in brackets:
+// inputSchema.required[0], content[2].text.
+func FieldName(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		if t != "" && strings.Trim(t, "0123456789") == "" {
+			b.WriteString("[" + t + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
 // Escape escapes one reference token (RFC 6901 §3).
 func Escape(tok string) string {
 	if !strings.ContainsAny(tok, "~/") {

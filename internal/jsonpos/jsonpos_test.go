@@ -114,3 +114,18 @@ func TestLookupFold(t *testing.T) {
 		t.Error("found a missing element")
 	}
 }
+
+func TestTokensAndFieldName(t *testing.T) {
+	for ptr, want := range map[string]string{
+		"":                             "",
+		"/content/2/text":              "content[2].text",
+		"/inputSchema/required/0":      "inputSchema.required[0]",
+		"/_meta/a~1b/c~0d":             "_meta.a/b.c~d",
+		"/properties/-1":               "properties.-1",
+		"/properties/body/description": "properties.body.description",
+	} {
+		if got := FieldName(Tokens(ptr)); got != want {
+			t.Errorf("FieldName(Tokens(%q)) = %q, want %q", ptr, got, want)
+		}
+	}
+}
