@@ -57,7 +57,9 @@ func (r *Report) Write(w io.Writer, f Format) error {
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }
 
-// clip shortens s to n runes with "…", escaping what a terminal would act on.
+// clip shortens s to n runes with "…", escaping what a terminal would act
+// on; it is printed between plain quotes (%q would escape safetext's
+// escapes a second time: \\u202e).
 func clip(s string, n int) string {
 	s = safetext.Escape(strings.Join(strings.Fields(s), " "))
 	if utf8.RuneCountInString(s) <= n {
@@ -180,7 +182,7 @@ func (r *Report) text(w *bufio.Writer) {
 		}
 		if len(e.Fixes) > 0 {
 			f := e.Fixes[0]
-			line := fmt.Sprintf("fixed: %q (line %d, %s)", clip(f.Query, 50), f.Line, shortClient(f.Client))
+			line := fmt.Sprintf("fixed: \"%s\" (line %d, %s)", clip(f.Query, 50), f.Line, shortClient(f.Client))
 			if more := len(e.Fixes) - 1; more > 0 {
 				line += fmt.Sprintf(" and %d more", more)
 			}
@@ -190,7 +192,7 @@ func (r *Report) text(w *bufio.Writer) {
 		for _, rj := range r.Rejected {
 			if rj.Tool == e.Tool && rj.Regressions > 0 {
 				if rejected == 0 {
-					para(w, "  ", fmt.Sprintf("rejected: %s +%q: %s%s", rj.Change.Field, clip(strings.Join(rj.Change.Words, " "), 30), rj.Reason, firstExample(rj)))
+					para(w, "  ", fmt.Sprintf("rejected: %s +\"%s\": %s%s", rj.Change.Field, clip(strings.Join(rj.Change.Words, " "), 30), rj.Reason, firstExample(rj)))
 				}
 				rejected++
 			}
@@ -242,7 +244,7 @@ func (r *Report) text(w *bufio.Writer) {
 				if i > 0 {
 					b.WriteString("; ")
 				}
-				fmt.Fprintf(&b, "%s %q (line %d)", shortClient(g.Client), clip(g.Query, 40), g.Line)
+				fmt.Fprintf(&b, "%s \"%s\" (line %d)", shortClient(g.Client), clip(g.Query, 40), g.Line)
 			}
 			para(w, "", b.String())
 		}
@@ -267,7 +269,7 @@ func firstExample(rj Rejected) string {
 		return ""
 	}
 	g := rj.Examples[0]
-	s := fmt.Sprintf(", e.g. %s %q (line %d) %s → %s", g.Client, clip(g.Query, 40), g.Line, pct(g.Before), pct(g.After))
+	s := fmt.Sprintf(", e.g. %s \"%s\" (line %d) %s → %s", g.Client, clip(g.Query, 40), g.Line, pct(g.Before), pct(g.After))
 	if len(g.ShownInstead) > 0 {
 		s += ", shown instead: " + safetext.Escape(string(g.ShownInstead[0]))
 	}
@@ -290,20 +292,20 @@ func delta(before, after float64) string {
 func writeChangeText(w *bufio.Writer, c Change) {
 	switch c.Field {
 	case Hint:
-		para(w, "  ", fmt.Sprintf(`+ _meta["%s"]: %q`, HintKey, clip(c.After, 70)))
+		para(w, "  ", fmt.Sprintf(`+ _meta["%s"]: "%s"`, HintKey, clip(c.After, 70)))
 	case Description:
 		if added, ok := strings.CutSuffix(c.After, c.Before); ok && c.Before != "" {
-			para(w, "  ", fmt.Sprintf("+ %q at the front of the description", clip(added, 80)))
+			para(w, "  ", fmt.Sprintf("+ \"%s\" at the front of the description", clip(added, 80)))
 		} else {
-			para(w, "  ", fmt.Sprintf("+ description: %q", clip(c.After, 80)))
+			para(w, "  ", fmt.Sprintf("+ description: \"%s\"", clip(c.After, 80)))
 		}
 	case Name:
 		para(w, "  ", fmt.Sprintf("~ name: %s → %s (breaking)", clip(c.Before, 40), clip(c.After, 40)))
 	default:
 		if c.Before == "" {
-			para(w, "  ", fmt.Sprintf("+ %s: %q", c.Field, clip(c.After, 80)))
+			para(w, "  ", fmt.Sprintf("+ %s: \"%s\"", c.Field, clip(c.After, 80)))
 		} else {
-			para(w, "  ", fmt.Sprintf("~ %s: %q → %q", c.Field, clip(c.Before, 40), clip(c.After, 40)))
+			para(w, "  ", fmt.Sprintf("~ %s: \"%s\" → \"%s\"", c.Field, clip(c.Before, 40), clip(c.After, 40)))
 		}
 	}
 }
@@ -328,9 +330,9 @@ func (r *Report) markdown(w *bufio.Writer) {
 				label = `_meta["` + HintKey + `"]`
 			}
 			if c.Before != "" {
-				fmt.Fprintf(w, "- %s: %q\n", label, clip(c.Before, 200))
+				fmt.Fprintf(w, "- %s: \"%s\"\n", label, clip(c.Before, 200))
 			}
-			fmt.Fprintf(w, "+ %s: %q\n", label, clip(c.After, 200))
+			fmt.Fprintf(w, "+ %s: \"%s\"\n", label, clip(c.After, 200))
 		}
 		fmt.Fprintf(w, "```\n\n| client | before | after | queries |\n|---|---:|---:|---:|\n")
 		for _, c := range e.Clients {
