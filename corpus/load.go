@@ -178,9 +178,8 @@ func expand(p string) ([]string, int64, error) {
 var utf8BOM = []byte("\xef\xbb\xbf")
 
 // span is one member's value in a catalog file: the bytes from its first
-// to its last character, and the file offset where it starts.
+// to its last character.
 type span struct {
-	off  int
 	data []byte
 	kind ojson.Kind
 }
@@ -193,16 +192,39 @@ func (s span) present() bool { return s.data != nil && s.kind != ojson.Null }
 // may have; the last of a repeated key wins.
 type catalogFields struct {
 	server, name, instructions, tools, servers span
+	// list is what the tools member held when it was an array, decoded
+	// in the same pass as the syntax check (nil otherwise).
+	list *toolList
+	// entries are the servers[] entries, when servers is an array of a
+	// catalog object (never of an entry).
+	entries []catalogEntry
+}
+
+// toolList is a tools array decoded before its server's name is known:
+// the tools and their diagnostics get it when the server is made.
+type toolList struct {
+	tools []*Tool
+	diags []Diagnostic
+}
+
+// catalogEntry is one servers[] entry: its members when it is an object.
+type catalogEntry struct {
+	kind   ojson.Kind
+	fields catalogFields
 }
 
 // parser reads one catalog file in a single pass over its bytes: the
-// top-level members are checked and located, then each tool is decoded
-// once into an ojson.Value, its raw bytes a sub-slice of the file.
+// syntax of everything is checked while the catalog members are located
+// and each tool is decoded into an ojson.Value, its raw bytes a sub-slice
+// of the file. Errors about the catalog's shape (a missing name, tools
+// that are not an array...) are reported once the pass is over, so that a
+// syntax error anywhere in the file comes first.
 type parser struct {
 	file     string
 	data     []byte
 	progress func(off int) // called every progressEvery tools with a file offset; may be nil
 	tools    int
+	slab     []Tool // Tool structs are cut from here, several per allocation
 }
 
 // progressEvery is how many tools pass between progress reports.
@@ -244,7 +266,7 @@ func (p *parser) parse() ([]*Server, []Diagnostic, error) {
 		line, col := position(data, int64(start))
 		return nil, nil, &LoadError{File: file, Line: line, Column: col, Err: fmt.Errorf("must be a JSON object, not %s", kind)}
 	}
-	top, err := p.fields(d, 0)
+	top, err := p.fields(d, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -257,22 +279,15 @@ func (p *parser) parse() ([]*Server, []Diagnostic, error) {
 		}
 		var servers []*Server
 		var diags []Diagnostic
-		sd := ojson.NewSharedDecoder(top.servers.data)
-		err := sd.Array(func(i int) error {
+		for i, e := range top.entries {
 			field := fmt.Sprintf("servers[%d]", i)
 			var entry catalogFields
-			switch sd.Peek() {
+			switch e.kind {
 			case ojson.Object:
-				var err error
-				if entry, err = p.fields(sd, top.servers.off); err != nil {
-					return err
-				}
+				entry = e.fields
 			case ojson.Null: // reads as an empty entry
-				if err := sd.Skip(); err != nil {
-					return err
-				}
 			default:
-				return &LoadError{File: file, Field: field, Err: errors.New("must be an object")}
+				return nil, nil, &LoadError{File: file, Field: field, Err: errors.New("must be an object")}
 			}
 			nameSpan := entry.name
 			if !nameSpan.present() {
@@ -280,18 +295,14 @@ func (p *parser) parse() ([]*Server, []Diagnostic, error) {
 			}
 			name, err := p.stringField(field+".name", nameSpan, true)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			s, dg, err := p.server(field, name, entry)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			servers = append(servers, s)
 			diags = append(diags, dg...)
-			return nil
-		})
-		if err != nil {
-			return nil, nil, p.syntax(err)
 		}
 		return servers, diags, nil
 	}
@@ -317,8 +328,9 @@ func (p *parser) parse() ([]*Server, []Diagnostic, error) {
 }
 
 // fields reads an object (or null), locating the catalog members and
-// checking the syntax of everything.
-func (p *parser) fields(d *ojson.Decoder, base int) (catalogFields, error) {
+// checking the syntax of everything; a tools array is decoded on the way,
+// and so are the entries of a catalog object's (top) servers array.
+func (p *parser) fields(d *ojson.Decoder, top bool) (catalogFields, error) {
 	var f catalogFields
 	if d.Peek() == ojson.Null {
 		return f, p.syntax(d.Skip())
@@ -341,13 +353,49 @@ func (p *parser) fields(d *ojson.Decoder, base int) (catalogFields, error) {
 		}
 		kind := d.Peek()
 		start := d.Start()
-		if err := d.Skip(); err != nil {
+		var err error
+		switch {
+		case key == "tools":
+			f.list = nil
+			if kind == ojson.Array {
+				f.list, err = p.toolList(d)
+			} else {
+				err = d.Skip()
+			}
+		case key == "servers" && top:
+			f.entries = nil
+			if kind == ojson.Array {
+				f.entries, err = p.entries(d)
+			} else {
+				err = d.Skip()
+			}
+		default:
+			err = d.Skip()
+		}
+		if err != nil {
 			return err
 		}
-		*dst = span{off: base + start, data: d.Data()[start:d.Offset()], kind: kind}
+		*dst = span{data: d.Data()[start:d.Offset()], kind: kind}
 		return nil
 	})
 	return f, p.syntax(err)
+}
+
+// entries reads a servers array.
+func (p *parser) entries(d *ojson.Decoder) ([]catalogEntry, error) {
+	var out []catalogEntry
+	err := d.Array(func(int) error {
+		e := catalogEntry{kind: d.Peek()}
+		var err error
+		if e.kind == ojson.Object {
+			e.fields, err = p.fields(d, false)
+		} else {
+			err = d.Skip()
+		}
+		out = append(out, e)
+		return err
+	})
+	return out, err
 }
 
 // syntax turns a decoder error into a LoadError with line and column.
@@ -356,8 +404,8 @@ func (p *parser) syntax(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	// Every value is checked by the file-level pass before any
-	// sub-slice is decoded, so a syntax error's offset is the file's.
+	// Every decoder reads the whole file, so a syntax error's offset is
+	// the file's.
 	line, col := position(p.data, int64(se.Offset))
 	if se.Msg == "exceeded max depth" {
 		return &LoadError{File: p.file, Line: line, Column: col,
@@ -383,6 +431,8 @@ func (p *parser) stringField(field string, s span, required bool) (string, error
 	return v.Str, nil
 }
 
+// server makes the server of a catalog object or servers[] entry (field
+// names it in errors), giving its tools and their diagnostics its name.
 func (p *parser) server(field, name string, f catalogFields) (*Server, []Diagnostic, error) {
 	prefix := field
 	if prefix != "" {
@@ -399,36 +449,54 @@ func (p *parser) server(field, name string, f catalogFields) (*Server, []Diagnos
 	if f.tools.kind != ojson.Array {
 		return nil, nil, &LoadError{File: p.file, Field: prefix + "tools", Err: errors.New("must be an array of tool objects")}
 	}
-	var diags []Diagnostic
-	d := ojson.NewSharedDecoder(f.tools.data)
-	err = d.Array(func(i int) error {
+	s.Tools = f.list.tools
+	for _, t := range s.Tools {
+		t.Server = name
+	}
+	for i := range f.list.diags {
+		f.list.diags[i].Server = name
+	}
+	return s, f.list.diags, nil
+}
+
+// toolList decodes a tools array (its server not yet known).
+func (p *parser) toolList(d *ojson.Decoder) (*toolList, error) {
+	l := &toolList{}
+	err := d.Array(func(i int) error {
 		if p.tools++; p.progress != nil && p.tools%progressEvery == 0 {
-			p.progress(f.tools.off + d.Start())
+			p.progress(d.Start())
 		}
-		t, dg, err := p.tool(d, name, i)
+		t, dg, err := p.tool(d, i)
 		if err != nil {
 			return err
 		}
-		diags = append(diags, dg...)
+		l.diags = append(l.diags, dg...)
 		if t != nil {
-			t.Index = len(s.Tools)
-			s.Tools = append(s.Tools, t)
+			t.Index = len(l.tools)
+			l.tools = append(l.tools, t)
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, nil, p.syntax(err)
+	return l, err
+}
+
+// newTool returns a zero Tool cut from the parser's slab; more is the
+// number of bytes left in the file (a tool takes at least 12: {"name":""}).
+func (p *parser) newTool(more int) *Tool {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]Tool, 0, min(32, 1+more/12))
 	}
-	return s, diags, nil
+	p.slab = p.slab[:len(p.slab)+1]
+	return &p.slab[len(p.slab)-1]
 }
 
 // tool decodes one tools/list entry, keeping its raw bytes and those of
 // its schemas. It returns a nil Tool (and an error diagnostic) only when
-// the entry has no usable name.
-func (p *parser) tool(d *ojson.Decoder, server string, i int) (*Tool, []Diagnostic, error) {
-	field := fmt.Sprintf("tools[%d]", i)
+// the entry has no usable name. The tool's and the diagnostics' Server
+// are set later, by server.
+func (p *parser) tool(d *ojson.Decoder, i int) (*Tool, []Diagnostic, error) {
 	if d.Peek() != ojson.Object {
-		return nil, []Diagnostic{{Severity: Error, Code: CodeToolNotObject, File: p.file, Server: server, Field: field,
+		return nil, []Diagnostic{{Severity: Error, Code: CodeToolNotObject, File: p.file, Field: fmt.Sprintf("tools[%d]", i),
 			Message: "tool entry is not a JSON object; skipped"}}, d.Skip()
 	}
 	start := d.Start()
@@ -450,19 +518,20 @@ func (p *parser) tool(d *ojson.Decoder, server string, i int) (*Tool, []Diagnost
 
 	nameV, ok := v.Get("name")
 	if !ok || nameV.Kind != ojson.String {
-		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: p.file, Server: server, Field: field + ".name",
+		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: p.file, Field: fmt.Sprintf("tools[%d].name", i),
 			Message: "tool has no string name; skipped"}}, nil
 	}
-	if d, deep := tooDeep(p.file, server, nameV.Str, v); deep {
+	if d, deep := tooDeep(p.file, "", nameV.Str, v); deep {
 		return nil, []Diagnostic{d}, nil
 	}
-	t := &Tool{Server: server, Name: nameV.Str, Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
+	t := p.newTool(len(d.Data()) - d.Offset())
+	*t = Tool{Name: nameV.Str, Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
 	var diags []Diagnostic
 	if d, ok := v.Get("description"); ok {
 		if d.Kind == ojson.String {
 			t.Description, t.HasDescription = d.Str, true
 		} else if d.Kind != ojson.Null {
-			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Server: server, Tool: t.Name,
+			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Tool: t.Name,
 				Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", d.Kind)})
 		}
 	}

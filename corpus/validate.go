@@ -2,9 +2,11 @@ package corpus
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolfind/toolfind/ojson"
 )
@@ -134,6 +136,7 @@ var suspicious = []string{
 // diagnostics in catalog order. It never panics on any parsed input.
 func Validate(c *Catalog) []Diagnostic {
 	var out []Diagnostic
+	var buf []byte                  // findSuspicious's scratch space
 	owners := map[string][]string{} // tool name -> servers
 	for _, s := range c.Servers {
 		seen := map[string]bool{}
@@ -160,7 +163,7 @@ func Validate(c *Catalog) []Diagnostic {
 			if n := utf8.RuneCountInString(t.Description); n > LongDescription {
 				d(Warning, CodeDescriptionLong, "description", "description has %d characters; Claude Code 2.1.283 cuts it at 2,048 and Grok Build at 2,046", n)
 			}
-			if phrase := findSuspicious(t.Description); phrase != "" {
+			if phrase := findSuspicious(t.Description, &buf); phrase != "" {
 				d(Warning, CodeSuspiciousText, "description", "description contains %q, typical of prompt injection; clients show it verbatim", phrase)
 			}
 			out = append(out, validateSchema(s, t)...)
@@ -220,7 +223,7 @@ func validateSchema(s *Server, t *Tool) []Diagnostic {
 			}
 		}
 	}
-	if props.Kind == ojson.Object {
+	if props.Kind == ojson.Object && slices.ContainsFunc(props.Members, func(m ojson.Member) bool { return !ValidPropertyKey(m.Key) }) {
 		for _, k := range props.Keys() {
 			if !ValidPropertyKey(k) {
 				d(Error, CodePropertyKeyInvalid, "inputSchema.properties", "property key %q fails ^[a-zA-Z0-9_.-]{1,64}$; Claude Code skips this tool", clip(k, 60))
@@ -230,12 +233,32 @@ func validateSchema(s *Server, t *Tool) []Diagnostic {
 	return out
 }
 
-func findSuspicious(s string) string {
+// suspiciousASCII are the phrases of suspicious that are ASCII, in order.
+var suspiciousASCII = func() (out []string) {
+	for _, p := range suspicious {
+		if isASCII(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}()
+
+// findSuspicious returns the first phrase of suspicious that s contains
+// once lowercased, or "". buf is scratch space, reused between calls.
+func findSuspicious(s string, buf *[]byte) string {
 	if isASCII(s) {
 		// Without non-ASCII text only the ASCII phrases can occur, and
-		// ASCII case folding is what strings.ToLower does to them.
-		for _, p := range suspicious {
-			if p[0] < utf8.RuneSelf && containsFoldASCII(s, p) {
+		// ASCII case folding is what strings.ToLower does to them: s is
+		// lowercased into buf, then searched for each phrase (strings.Index
+		// looks for the first byte with vector instructions).
+		b := (*buf)[:0]
+		for i := 0; i < len(s); i++ {
+			b = append(b, lowerASCII(s[i]))
+		}
+		*buf = b
+		low := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written while low is used
+		for _, p := range suspiciousASCII {
+			if strings.Contains(low, p) {
 				return p
 			}
 		}
@@ -265,25 +288,6 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// containsFoldASCII reports whether the ASCII text s contains the
-// lowercase ASCII phrase p, ignoring ASCII case.
-func containsFoldASCII(s, p string) bool {
-	first := p[0]
-	for i := 0; i+len(p) <= len(s); i++ {
-		if lowerASCII(s[i]) != first {
-			continue
-		}
-		j := 1
-		for j < len(p) && lowerASCII(s[i+j]) == p[j] {
-			j++
-		}
-		if j == len(p) {
-			return true
-		}
-	}
-	return false
 }
 
 func lowerASCII(c byte) byte {

@@ -32,9 +32,14 @@ type Decoder struct {
 	share bool
 	// members and values are scratch stacks: an object's members (an
 	// array's elements) are gathered here and copied once into a slice of
-	// the exact size.
-	members []Member
-	values  []Value
+	// the exact size, carved out of memberSlab (valueSlab, textSlab for
+	// unescaped strings): one allocation serves many values.
+	members    []Member
+	values     []Value
+	memberSlab []Member
+	valueSlab  []Value
+	textSlab   []byte
+	scratch    []byte
 }
 
 // NewDecoder returns a decoder over data. Decoded strings are copies.
@@ -295,7 +300,8 @@ func (d *Decoder) ObjectValue(seen func(key string, raw []byte)) (Value, error) 
 		}
 		return err
 	})
-	ms := pop(&d.members, base)
+	// Every further member takes at least 4 bytes ("":0,).
+	ms := pop(&d.members, carve(&d.memberSlab, len(d.members)-base, (len(d.data)-d.pos)/4), base)
 	if err != nil {
 		return Value{}, err
 	}
@@ -309,21 +315,56 @@ func (d *Decoder) array() (Value, error) {
 		d.values = append(d.values, v)
 		return err
 	})
-	vs := pop(&d.values, base)
+	// Every further element takes at least 2 bytes (0,).
+	vs := pop(&d.values, carve(&d.valueSlab, len(d.values)-base, (len(d.data)-d.pos)/2), base)
 	if err != nil {
 		return Value{}, err
 	}
 	return Value{Kind: Array, Array: vs}, nil
 }
 
-// pop takes the items gathered on a scratch stack above base off it, into
-// a slice of the exact size.
-func pop[T any](stack *[]T, base int) []T {
+// pop moves the items gathered on a scratch stack above base off it, into
+// items (a slice of the exact size cut from a slab).
+func pop[T any](stack *[]T, items []T, base int) []T {
 	s := *stack
-	items := make([]T, len(s)-base)
 	copy(items, s[base:])
 	clear(s[base:])
 	*stack = s[:base]
+	return items
+}
+
+// Slab sizes in bytes: a decoder's first slab is small (most documents
+// parsed one at a time are), later ones double up to maxSlab, and none is
+// larger than what the rest of the input could still fill, so little is
+// left unused at the end of a document. Powers of two are sizes the Go
+// allocator has a class (or a whole number of pages) for.
+const (
+	minSlab = 1 << 10
+	maxSlab = 64 << 10
+)
+
+// carve returns n zeroed items from the slab, a fresh slab when it has
+// too few left; more is at most how many more items the rest of the input
+// can hold. The result's capacity is n: an append to it copies instead of
+// writing over its neighbours. A slab is kept alive as long as any value
+// cut from it, which suits a document kept whole.
+func carve[T any](slab *[]T, n, more int) []T {
+	s := *slab
+	if n == 0 {
+		return []T{}
+	}
+	if cap(s)-len(s) < n {
+		var zero T
+		item := int(unsafe.Sizeof(zero))
+		bytes := min(max(2*cap(s)*item, minSlab), maxSlab)
+		size := min(bytes/item, n+more)
+		if n > size/2 {
+			return make([]T, n) // a large one on its own
+		}
+		s = make([]T, 0, size)
+	}
+	items := s[len(s) : len(s)+n : len(s)+n]
+	*slab = s[:len(s)+n]
 	return items
 }
 
@@ -475,12 +516,26 @@ func (d *Decoder) str() (string, error) {
 	if plain {
 		return d.text(start, end), nil
 	}
-	return unquote(d.data[start:end]), nil
+	return d.unquote(d.data[start:end]), nil
 }
 
-// unquote decodes a checked string body as encoding/json does.
-func unquote(s []byte) string {
-	b := make([]byte, 0, len(s))
+// unquote decodes a checked string body as encoding/json does. The text
+// is decoded into a scratch buffer, then copied into the decoder's text
+// slab, which is never written again below its length: the string points
+// into it.
+func (d *Decoder) unquote(s []byte) string {
+	d.scratch = unquote(d.scratch[:0], s)
+	if len(d.scratch) == 0 {
+		return ""
+	}
+	b := carve(&d.textSlab, len(d.scratch), len(d.data)-d.pos)
+	copy(b, d.scratch)
+	return unsafe.String(&b[0], len(b))
+}
+
+// unquote appends the decoding of a checked string body to b as
+// encoding/json decodes it.
+func unquote(b, s []byte) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -526,7 +581,7 @@ func unquote(s []byte) string {
 			b = utf8.AppendRune(b, r) // RuneError for an invalid byte
 		}
 	}
-	return string(b)
+	return b
 }
 
 func hex4(s []byte) rune {
