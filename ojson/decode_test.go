@@ -192,3 +192,26 @@ func FuzzDecoder(f *testing.F) {
 		}
 	})
 }
+
+// TestSlabsDoNotAlias: values cut from one slab have no spare capacity, so
+// an append to one copies instead of overwriting its neighbour, and
+// unescaped strings sharing a text slab keep their own bytes.
+func TestSlabsDoNotAlias(t *testing.T) {
+	v, err := Parse([]byte(`{"a":[1,2],"b":[3],"c":{"x":"\n1"},"d":{"y":"\t2"},"e":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := v.Get("a")
+	if cap(a.Array) != 2 || cap(v.Members) != 5 {
+		t.Fatalf("capacities %d and %d, want 2 and 5", cap(a.Array), cap(v.Members))
+	}
+	_ = append(a.Array, Value{Kind: Null})
+	c, _ := v.Get("c")
+	_ = append(c.Members, Member{Key: "z"})
+	if got := v.JS(""); got != `{"a":[1,2],"b":[3],"c":{"x":"\n1"},"d":{"y":"\t2"},"e":[]}` {
+		t.Errorf("after appends: %s", got)
+	}
+	if e, _ := v.Get("e"); e.Array == nil || len(e.Array) != 0 {
+		t.Errorf("empty array %#v, want a non-nil empty slice (as encoding/json gives)", e.Array)
+	}
+}
