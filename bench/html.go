@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolfind/toolfind/internal/safetext"
 )
@@ -177,7 +178,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		cur.Cells[k] = htmlCell{Class: heatClass(o), Text: heatText(o), Title: title}
 	}
 	d.escape()
-	return htmlTemplate.Execute(w, d)
+	return htmlTemplate().Execute(w, d)
 }
 
 // escape applies the text-output rule (package internal/safetext) to every
@@ -360,12 +361,15 @@ func barValue(v float64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f":           func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) },
-	"legendClass": func(l struct{ class, label string }) string { return l.class },
-	"legendLabel": func(l struct{ class, label string }) string { return l.label },
-	"sprintf":     fmt.Sprintf,
-}).Parse(`<!DOCTYPE html>
+// htmlTemplate is parsed on first use: parsing costs about a thousand
+// allocations, which only an HTML report needs.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"f":           func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) },
+		"legendClass": func(l struct{ class, label string }) string { return l.class },
+		"legendLabel": func(l struct{ class, label string }) string { return l.label },
+		"sprintf":     fmt.Sprintf,
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -445,3 +449,4 @@ footer{margin-top:24px;color:#8c959f;font-size:12px}
 </body>
 </html>
 `))
+})

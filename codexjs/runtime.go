@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/toolfind/toolfind/internal/lazyre"
 )
 
 // The exec runtime (§1.7) in goja: Codex's globals, the module evaluated
@@ -412,9 +413,9 @@ func (sb *sandbox) callTool(b toolBinding, call goja.FunctionCall) goja.Value {
 
 const importHelper = "__toolfind_import"
 
-var dynamicImport = regexp.MustCompile(`(^|[^\w$.])import\s*\(`)
+var dynamicImport = lazyre.New(`(^|[^\w$.])import\s*\(`)
 
-var staticImport = regexp.MustCompile(`(?m)^\s*import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']*)["']`)
+var staticImport = lazyre.New(`(?m)^\s*import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']*)["']`)
 
 // compileScript wraps and compiles a module body; a static import gives
 // Codex's "Unsupported import in exec: <specifier>" (§1.7).
@@ -428,14 +429,14 @@ func compileScript(code string) (*goja.Program, string) {
 // error past the end of the code (an unclosed bracket) points just after
 // its last character.
 func compileScriptAt(code string) (prog *goja.Program, msg string, line, col int) {
-	if m := staticImport.FindStringSubmatch(code); m != nil {
+	if m := staticImport.Re().FindStringSubmatch(code); m != nil {
 		line = strings.Count(code[:strings.Index(code, m[0])], "\n") + 1
 		return nil, "Unsupported import in exec: " + m[1], line, 0
 	}
 	// A dynamic import rejects at run time (observed: "unsupported import
 	// in exec"); goja cannot parse import(), so it becomes a call to a
 	// helper that returns that rejection.
-	code = dynamicImport.ReplaceAllString(code, "${1}"+importHelper+"(")
+	code = dynamicImport.Re().ReplaceAllString(code, "${1}"+importHelper+"(")
 	prog, err := goja.Compile(execFileName, wrapPrefix+code+wrapSuffix, true)
 	if err != nil {
 		line, col = syntaxErrorPos(err, code)
@@ -453,7 +454,7 @@ func syntaxErrorPos(err error, code string) (line, col int) {
 		msg = ce.Message
 	}
 	msg = strings.TrimPrefix(strings.TrimPrefix(msg, "SyntaxError: "), execFileName+": ")
-	m := gojaSyntaxPos.FindStringSubmatch(msg)
+	m := gojaSyntaxPos.Re().FindStringSubmatch(msg)
 	if m == nil {
 		return 0, 0
 	}
@@ -471,7 +472,7 @@ func syntaxErrorPos(err error, code string) (line, col int) {
 	return line, col
 }
 
-var gojaSyntaxPos = regexp.MustCompile(`^(?:[^:]*: )?Line (\d+):(\d+) (.*)$`)
+var gojaSyntaxPos = lazyre.New(`^(?:[^:]*: )?Line (\d+):(\d+) (.*)$`)
 
 // syntaxErrorText renders a compile error as "SyntaxError: <message>".
 // V8's parser messages differ from goja's; the position is dropped as V8
@@ -483,7 +484,7 @@ func syntaxErrorText(err error) string {
 		msg = ce.Message
 	}
 	msg = strings.TrimPrefix(msg, "SyntaxError: ")
-	if m := gojaSyntaxPos.FindStringSubmatch(msg); m != nil {
+	if m := gojaSyntaxPos.Re().FindStringSubmatch(msg); m != nil {
 		msg = m[3]
 	}
 	msg = strings.TrimPrefix(msg, execFileName+": ")
@@ -618,18 +619,18 @@ func humanBytes(n uint64) string {
 	return strconv.FormatUint(n, 10) + " bytes"
 }
 
-var gojaReadProp = regexp.MustCompile(`^TypeError: Cannot read property '(.*)' of (undefined|null)$`)
+var gojaReadProp = lazyre.New(`^TypeError: Cannot read property '(.*)' of (undefined|null)$`)
 
 // v8Message rewrites goja's wording of the commonest runtime error into
 // V8's ("Cannot read properties of null (reading 'x')").
 func v8Message(s string) string {
-	if m := gojaReadProp.FindStringSubmatch(s); m != nil {
+	if m := gojaReadProp.Re().FindStringSubmatch(s); m != nil {
 		return "TypeError: Cannot read properties of " + m[2] + " (reading '" + m[1] + "')"
 	}
 	return s
 }
 
-var gojaFrame = regexp.MustCompile(`^\s*at (?:(.*?) \()?` + regexp.QuoteMeta(execFileName) + `:(\d+):(\d+)\(\d+\)\)?$`)
+var gojaFrame = lazyre.New(`^\s*at (?:(.*?) \()?` + regexp.QuoteMeta(execFileName) + `:(\d+):(\d+)\(\d+\)\)?$`)
 
 // errorText renders a thrown value as V8 prints err.stack in Codex's
 // "Script error:" item: "Name: message" and up to 10 "    at …" frames
@@ -650,7 +651,7 @@ func errorText(v goja.Value, codeLines int) string {
 	}
 	var frames []string
 	for _, line := range strings.Split(stack.String(), "\n") {
-		m := gojaFrame.FindStringSubmatch(line)
+		m := gojaFrame.Re().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

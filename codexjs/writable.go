@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/toolfind/toolfind/internal/lazyre"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
 )
@@ -206,11 +206,11 @@ func HeuristicCode(terms []string) string {
 		"text(ALL_TOOLS.filter(t => re.test(t.name) || re.test(t.description)).map(t => t.name).join(\"\\n\"));"
 }
 
-var heuristicRe = regexp.MustCompile(`^const re = /([a-z0-9]+(?:\|[a-z0-9]+)*)/i;\n`)
+var heuristicRe = lazyre.New(`^const re = /([a-z0-9]+(?:\|[a-z0-9]+)*)/i;\n`)
 
 // parseHeuristicCode recognises HeuristicCode's output exactly.
 func parseHeuristicCode(code string) ([]string, bool) {
-	sm := heuristicRe.FindStringSubmatch(code)
+	sm := heuristicRe.Re().FindStringSubmatch(code)
 	if sm == nil {
 		return nil, false
 	}

@@ -2,12 +2,12 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/lazyre"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -72,7 +72,7 @@ func (d defs) uniqueCount(s *corpus.Server) int { return len(d[s]) }
 // dupCodes report the second and later definitions of a repeated name.
 var dupCodes = map[string]bool{corpus.CodeDuplicateTool: true, "claude-duplicate": true, "grok-duplicate": true, "codex-duplicate": true}
 
-var grokServerOK = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]*$`)
+var grokServerOK = lazyre.New(`^[a-zA-Z_][a-zA-Z0-9_-]*$`)
 
 // serverNameCause reports whether client's rename or rejection of a tool
 // comes from the server's name rather than the tool's: the server name
@@ -80,7 +80,7 @@ var grokServerOK = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]*$`)
 func serverNameCause(client, server string) bool {
 	switch search.ParseClientID(client).Name {
 	case "grok": // grok.md B.4: ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ and exactly one "__"
-		return !grokServerOK.MatchString(server) || strings.Contains(server, "__") || strings.HasSuffix(server, "_")
+		return !grokServerOK.Re().MatchString(server) || strings.Contains(server, "__") || strings.HasSuffix(server, "_")
 	case "codex", "codex-search": // codex.md §1.3: [A-Za-z0-9_] kept
 		for i := 0; i < len(server); i++ {
 			if c := server[i]; !(c == '_' || search.IsWordByte(c)) {

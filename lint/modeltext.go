@@ -3,10 +3,10 @@ package lint
 import (
 	"encoding/base64"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolfind/toolfind/internal/lazyre"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -40,17 +40,17 @@ func (h TextHit) String() string {
 var phrasePatterns = []struct {
 	kind    string
 	anchors []string // a lowercased text without any of these cannot match
-	re      *regexp.Regexp
+	re      *lazyre.Regexp
 }{
-	{"override", []string{"ignore", "disregard", "forget", "override"}, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages)\b`)},
-	{"override", []string{"<"}, regexp.MustCompile(`(?i)</?(?:system|important|instructions?|admin)>`)},
-	{"override", []string{"system"}, regexp.MustCompile(`(?i)\b(?:reveal|print|show|output|repeat|leak)\s+(?:your|the)\s+system\s+prompt\b`)},
-	{"secrecy", []string{"user"}, regexp.MustCompile(`(?i)\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|mention|reveal|disclose|alert)\b[^.;]{0,40}?\b(?:the\s+)?user\b`)},
-	{"secrecy", []string{"without"}, regexp.MustCompile(`(?i)\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b`)},
-	{"secrecy", []string{"from the user"}, regexp.MustCompile(`(?i)\b(?:keep|hide)\s+(?:this|it)\s+(?:secret\s+)?from\s+the\s+user\b`)},
-	{"consent", []string{"already"}, regexp.MustCompile(`(?i)\bthe\s+user\s+(?:has\s+)?already\s+(?:agreed|approved|consented|confirmed|authori[sz]ed|accepted|given\s+(?:consent|permission))\b`)},
-	{"consent", []string{"without"}, regexp.MustCompile(`(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for|prompting)\b[^.;]{0,30}?\b(?:confirmation|permission|consent|approval)\b`)},
-	{"consent", []string{"the user"}, regexp.MustCompile(`(?i)\b(?:no\s+need\s+to|do\s+not|don't|never)\s+(?:ask|check\s+with|confirm\s+with)\s+the\s+user\b`)},
+	{"override", []string{"ignore", "disregard", "forget", "override"}, lazyre.New(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages)\b`)},
+	{"override", []string{"<"}, lazyre.New(`(?i)</?(?:system|important|instructions?|admin)>`)},
+	{"override", []string{"system"}, lazyre.New(`(?i)\b(?:reveal|print|show|output|repeat|leak)\s+(?:your|the)\s+system\s+prompt\b`)},
+	{"secrecy", []string{"user"}, lazyre.New(`(?i)\b(?:do\s+not|don't|never|must\s+not)\s+(?:tell|inform|notify|mention|reveal|disclose|alert)\b[^.;]{0,40}?\b(?:the\s+)?user\b`)},
+	{"secrecy", []string{"without"}, lazyre.New(`(?i)\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b`)},
+	{"secrecy", []string{"from the user"}, lazyre.New(`(?i)\b(?:keep|hide)\s+(?:this|it)\s+(?:secret\s+)?from\s+the\s+user\b`)},
+	{"consent", []string{"already"}, lazyre.New(`(?i)\bthe\s+user\s+(?:has\s+)?already\s+(?:agreed|approved|consented|confirmed|authori[sz]ed|accepted|given\s+(?:consent|permission))\b`)},
+	{"consent", []string{"without"}, lazyre.New(`(?i)\bwithout\s+(?:asking|requesting|seeking|waiting\s+for|prompting)\b[^.;]{0,30}?\b(?:confirmation|permission|consent|approval)\b`)},
+	{"consent", []string{"the user"}, lazyre.New(`(?i)\b(?:no\s+need\s+to|do\s+not|don't|never)\s+(?:ask|check\s+with|confirm\s+with)\s+the\s+user\b`)},
 }
 
 // Call orders: an order to call a named tool of the catalog ahead of
@@ -58,8 +58,8 @@ var phrasePatterns = []struct {
 // tool's name; "call this tool first" and "call list_x first to get the id"
 // stay unflagged.
 var (
-	callBeforeAll = regexp.MustCompile(`(?i)\b(?:always|first|must|should)\b[^.;]{0,30}?\b(?:call|invoke|run|use|execute)\s+` + "`?" + `([A-Za-z0-9_.-]+)` + "`?" + `(?:\(\))?[^.;]{0,60}?\b(?:before|prior\s+to)\s+(?:any|every|all)\s+(?:other\s+)?(?:tools?|actions?|requests?|calls?|steps?)\b`)
-	callBeforeUse = regexp.MustCompile(`(?i)\bbefore\s+(?:using|calling|invoking|running)\s+(?:this|any)\s+tool,?\s+(?:you\s+must\s+|always\s+|first\s+)?(?:call|invoke|run|use|execute)\s+` + "`?" + `([A-Za-z0-9_.-]+)`)
+	callBeforeAll = lazyre.New(`(?i)\b(?:always|first|must|should)\b[^.;]{0,30}?\b(?:call|invoke|run|use|execute)\s+` + "`?" + `([A-Za-z0-9_.-]+)` + "`?" + `(?:\(\))?[^.;]{0,60}?\b(?:before|prior\s+to)\s+(?:any|every|all)\s+(?:other\s+)?(?:tools?|actions?|requests?|calls?|steps?)\b`)
+	callBeforeUse = lazyre.New(`(?i)\bbefore\s+(?:using|calling|invoking|running)\s+(?:this|any)\s+tool,?\s+(?:you\s+must\s+|always\s+|first\s+)?(?:call|invoke|run|use|execute)\s+` + "`?" + `([A-Za-z0-9_.-]+)`)
 )
 
 // ScanText returns the model-directed pieces of one text, in order of
@@ -81,18 +81,18 @@ func ScanText(text, self string, tools map[string]bool) []TextHit {
 		if !has(p.anchors...) {
 			continue
 		}
-		for _, m := range p.re.FindAllStringIndex(text, -1) {
+		for _, m := range p.re.Re().FindAllStringIndex(text, -1) {
 			hits = append(hits, TextHit{Rule: RuleInjection, Kind: p.kind, Phrase: text[m[0]:m[1]], Offset: off(m[0])})
 		}
 	}
 	if has("without") {
 		hits = append(hits, consentWithout(text, off)...)
 	}
-	for _, re := range []*regexp.Regexp{callBeforeAll, callBeforeUse} {
+	for _, re := range []*lazyre.Regexp{callBeforeAll, callBeforeUse} {
 		if !has("before", "prior to") {
 			break
 		}
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range re.Re().FindAllStringSubmatchIndex(text, -1) {
 			target := strings.TrimRight(text[m[2]:m[3]], ".")
 			if target == self || !tools[target] {
 				continue
@@ -115,11 +115,11 @@ func ScanText(text, self string, tools map[string]bool) []TextHit {
 // withoutConsent is "without (the user's) confirmation/permission/consent/
 // approval" as an order; "without confirmation prompts" describes a flag
 // and is left alone.
-var withoutConsent = regexp.MustCompile(`(?i)\bwithout\s+(?:the\s+user'?s\s+|user\s+|explicit\s+)?(?:confirmation|permission|consent|approval)\b(\s*prompts?\b)?`)
+var withoutConsent = lazyre.New(`(?i)\bwithout\s+(?:the\s+user'?s\s+|user\s+|explicit\s+)?(?:confirmation|permission|consent|approval)\b(\s*prompts?\b)?`)
 
 func consentWithout(text string, off func(int) int) []TextHit {
 	var hits []TextHit
-	for _, m := range withoutConsent.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range withoutConsent.Re().FindAllStringSubmatchIndex(text, -1) {
 		if m[2] >= 0 {
 			continue
 		}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/toolfind/toolfind/internal/lazyre"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
 )
@@ -78,7 +78,7 @@ func (s *CodeMode) Surface(texts search.Texts) (search.Surface, error) {
 }
 
 // searchCallRe matches searchScript's output for either profile.
-var searchCallRe = regexp.MustCompile(`^return (?:await tools\.\$codemode\.search|search)\(\{ query: ("(?:[^"\\]|\\.)*")(?:, limit: ([0-9]+))? \}\)$`)
+var searchCallRe = lazyre.New(`^return (?:await tools\.\$codemode\.search|search)\(\{ query: ("(?:[^"\\]|\\.)*")(?:, limit: ([0-9]+))? \}\)$`)
 
 // Replay runs one execute call, {"code": string}: the body of an async
 // function with tools.$codemode.search (1.18.33) or search (v2) bound to
@@ -106,7 +106,7 @@ func (s *CodeMode) Replay(ctx context.Context, call json.RawMessage) (search.Res
 }
 
 func (s *CodeMode) parseSearchCall(code string) (string, int, bool) {
-	m := searchCallRe.FindStringSubmatch(code)
+	m := searchCallRe.Re().FindStringSubmatch(code)
 	if m == nil {
 		return "", 0, false
 	}

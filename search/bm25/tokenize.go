@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/segment"
 	"github.com/kljensen/snowball/english"
 )
@@ -187,7 +186,7 @@ var analyzer = &analysis.DefaultAnalyzer{
 	CharFilters: []analysis.CharFilter{transliterateFilter{}, lowercaseFilter{}},
 	Tokenizer:   wordsTokenizer{},
 	TokenFilters: []analysis.TokenFilter{
-		stop.NewStopTokensFilter(stopTokenMap()),
+		stopFilter{},
 		stemFilter{},
 	},
 }
@@ -356,12 +355,22 @@ var stopSet = func() map[string]struct{} {
 	return m
 }()
 
-func stopTokenMap() analysis.TokenMap {
-	m := analysis.NewTokenMap()
-	for _, w := range stopWords {
-		m.AddToken(w)
+// stopFilter drops the tokens that are stop words (stopSet), keeping the
+// others in order: bleve's stop.StopTokensFilter over the same word list,
+// without importing bleve's stop package (which pulls bleve's registry,
+// search and geo packages, and their package initialisation, into every
+// binary that tokenizes).
+type stopFilter struct{}
+
+func (stopFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	j := 0
+	for _, token := range input {
+		if _, isStop := stopSet[string(token.Term)]; !isStop {
+			input[j] = token
+			j++
+		}
 	}
-	return m
+	return input[:j]
 }
 
 // stemFilter stems each token with the Snowball English (Porter2)

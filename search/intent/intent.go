@@ -72,6 +72,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/ojson"
@@ -221,8 +222,11 @@ var Families = [][]string{
 	{"screenshot", "capture", "snapshot"},
 }
 
-// familyForms maps a stem to the unstemmed words of its families.
-var familyForms = func() map[string][]string {
+// familyForms maps a stem to the unstemmed words of its families. It is
+// built on first use: stemming every family word costs about 1,500
+// allocations, which a process that never ranks by intent (toolfind
+// version, lint, ...) should not pay at start-up.
+var familyForms = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, fam := range Families {
 		for _, w := range fam {
@@ -235,13 +239,13 @@ var familyForms = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // familyOf maps a stem to the stems of familyForms[stem], in order,
-// duplicates dropped (what Related returns).
-var familyOf = func() map[string][]string {
+// duplicates dropped (what Related returns). Built on first use.
+var familyOf = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
-	for s, forms := range familyForms {
+	for s, forms := range familyForms() {
 		for _, f := range forms {
 			if st := bm25.Stem(f); !contains(m[s], st) {
 				m[s] = append(m[s], st)
@@ -249,7 +253,7 @@ var familyOf = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -261,7 +265,7 @@ func contains(list []string, s string) bool {
 }
 
 // Related returns the other stems of the families a stem belongs to.
-func Related(stem string) []string { return familyOf[stem] }
+func Related(stem string) []string { return familyOf()[stem] }
 
 // Doc is one tool as the index sees it.
 type Doc struct {
@@ -503,7 +507,7 @@ func (ix *Index) KeywordQuery(server, prompt string, ranked []Scored, max int) s
 		if len(related) == MaxRelated || ix.nameDF[cands[i].Stem] > 0 {
 			continue
 		}
-		for _, f := range familyForms[cands[i].Stem] {
+		for _, f := range familyForms()[cands[i].Stem] {
 			st := bm25.Stem(f)
 			if ix.nameDF[st] > 0 && !seen[st] {
 				seen[st] = true

@@ -96,12 +96,33 @@ func TestKeywordQueryAddsFamilyWord(t *testing.T) {
 }
 
 func TestRelatedIsSymmetric(t *testing.T) {
-	for s, rel := range familyOf {
+	for s, rel := range familyOf() {
 		for _, r := range rel {
-			if !reflect.DeepEqual(contains(familyOf[r], s), true) {
+			if !reflect.DeepEqual(contains(familyOf()[r], s), true) {
 				t.Errorf("%s → %s but not back", s, r)
 			}
 		}
+	}
+}
+
+// TestRelatedBuiltOnFirstUse checks the tables that are built lazily
+// (familyForms, familyOf) on their first use: "save" is in two families,
+// {download export save} and {write store save}, so its forms are the
+// other words of both in the order of Families, and Related gives their
+// stems; "list" is in one family of seven words.
+func TestRelatedBuiltOnFirstUse(t *testing.T) {
+	if got, want := familyForms()["save"], []string{"download", "export", "write", "store"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("familyForms()[save] = %q, want %q", got, want)
+	}
+	if got, want := Related("save"), []string{"download", "export", "write", "store"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Related(save) = %q, want %q", got, want)
+	}
+	// 7 words - "list" itself = 6; enumerate, browse stem to enumer, brows.
+	if got, want := Related("list"), []string{"show", "display", "enumer", "all", "brows", "overview"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Related(list) = %q, want %q", got, want)
+	}
+	if got := Related("invoice"); got != nil {
+		t.Errorf("Related(invoice) = %q, want nil (in no family)", got)
 	}
 }
 

@@ -3,9 +3,9 @@ package transcript
 import (
 	"encoding/json"
 	"io"
-	"regexp"
 	"strings"
 
+	"github.com/toolfind/toolfind/internal/lazyre"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/writer"
 )
@@ -48,7 +48,7 @@ const (
 // tools.mcp__server__tool( or tools["mcp__server__tool"] (specs/codex.md
 // §1.3–1.4: an MCP tool's flat name is its mcp__ namespace, "__", its
 // name).
-var mcpCallRe = regexp.MustCompile(`tools(?:\.(mcp__[A-Za-z0-9_]+)\s*\(|\[\s*["'](mcp__[A-Za-z0-9_]+)["']\s*\])`)
+var mcpCallRe = lazyre.New(`tools(?:\.(mcp__[A-Za-z0-9_]+)\s*\(|\[\s*["'](mcp__[A-Za-z0-9_]+)["']\s*\])`)
 
 // ParseCodex reads one Codex rollout (package doc).
 func ParseCodex(file string, r io.Reader, opts Options, st *Stats) ([]writer.Line, error) {
@@ -107,7 +107,7 @@ func ParseCodex(file string, r io.Reader, opts Options, st *Stats) ([]writer.Lin
 				if strings.Contains(p.Input, "ALL_TOOLS") {
 					im.search(c, clientID(codexCodeClient, version), search.MarshalCall("code", p.Input))
 				}
-				if m := mcpCallRe.FindStringSubmatch(p.Input); m != nil {
+				if m := mcpCallRe.Re().FindStringSubmatch(p.Input); m != nil {
 					im.called(c, m[1]+m[2])
 				}
 			case "function_call":
