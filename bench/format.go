@@ -292,18 +292,7 @@ func (c ClientMetrics) ErrorSummary() string {
 }
 
 // Thousands formats n with commas between groups of three digits: 2,487.
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+func Thousands(n int) string { return textfit.Thousands(n) }
 
 func metricCells(c ClientMetrics) []string {
 	return []string{

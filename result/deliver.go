@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
@@ -262,9 +260,7 @@ func oneLineJSON(r *CallResult) bool {
 
 // group writes n with thousands separators, as JavaScript's
 // toLocaleString does in English: 218237 → "218,237".
-func group(n int) string { return english.Sprint(n) }
-
-var english = message.NewPrinter(language.English)
+func group(n int) string { return textfit.Thousands(n) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

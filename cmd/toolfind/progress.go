@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/toolfind/toolfind/internal/cputime"
+	"github.com/toolfind/toolfind/internal/textfit"
 )
 
 // runStatus reports what a command is doing on standard error: a progress bar
@@ -162,16 +162,7 @@ func startCPUProfile(path string) (stop func(), err error) {
 func count(n int, one, many string) string { return group(n) + " " + plural(n, one, many) }
 
 // group writes n with thousands separators.
-func group(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + group(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func group(n int) string { return textfit.Thousands(n) }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
 

@@ -1,9 +1,11 @@
 // Package textfit fits text output into a width counted in characters
-// (runes): word wrapping and shortening a name in the middle. The bench
-// report and the CLI's tables share it.
+// (runes): word wrapping and shortening a name in the middle; and numbers
+// with thousands separators. The bench report, the result details and the
+// CLI's tables share it.
 package textfit
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -33,4 +35,21 @@ func Wrap(s string, width int) []string {
 		lines = append(lines, cur.String())
 	}
 	return lines
+}
+
+// Thousands writes n in decimal with a comma between groups of three
+// digits, as English number formatting does (JavaScript's toLocaleString,
+// golang.org/x/text/message in English): 218237 → "218,237", -1049 →
+// "-1,049".
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }

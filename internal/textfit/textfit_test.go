@@ -26,3 +26,19 @@ func TestWrap(t *testing.T) {
 		assert.Equal(t, tt.want, Wrap(tt.in, tt.width), "Wrap(%q, %d)", tt.in, tt.width)
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{
+		0:                   "0",
+		7:                   "7",
+		999:                 "999",
+		1000:                "1,000",     // 4 digits: one group of 1, one of 3
+		218237:              "218,237",   // 6 digits: two groups of 3
+		1234567:             "1,234,567", // 7 digits: 1 + 3 + 3
+		-1049:               "-1,049",    // the sign stays in front of the first group
+		-999:                "-999",
+		9223372036854775807: "9,223,372,036,854,775,807", // 19 digits: 1 + 6 × 3
+	} {
+		assert.Equal(t, want, Thousands(n), "Thousands(%d)", n)
+	}
+}
