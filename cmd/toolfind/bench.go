@@ -15,7 +15,7 @@ import (
 	"github.com/toolfind/toolfind/writer"
 )
 
-func init() { commands = append(commands, newBenchCmd) }
+func init() { commands = append(commands, command{"bench", newBenchCmd}) }
 
 // benchOptions are the flags of `toolfind bench` (and of `check`, which
 // runs the same evaluation).

@@ -10,7 +10,7 @@ import (
 	"github.com/toolfind/toolfind/bench"
 )
 
-func init() { commands = append(commands, newCheckCmd) }
+func init() { commands = append(commands, command{"check", newCheckCmd}) }
 
 // checkOptions are the flags of `toolfind check`: bench's, plus the
 // thresholds and the baseline.

@@ -14,7 +14,7 @@ import (
 	"github.com/toolfind/toolfind/lint"
 )
 
-func init() { commands = append(commands, newLintCmd) }
+func init() { commands = append(commands, command{"lint", newLintCmd}) }
 
 // defaultLintConfig is read from the working directory when --config is
 // not given.

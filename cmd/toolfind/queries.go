@@ -12,7 +12,7 @@ import (
 	"github.com/toolfind/toolfind/writer/transcript"
 )
 
-func init() { commands = append(commands, newQueriesCmd) }
+func init() { commands = append(commands, command{"queries", newQueriesCmd}) }
 
 // importOptions are the flags of `toolfind queries import`.
 type importOptions struct {

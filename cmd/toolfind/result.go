@@ -16,7 +16,7 @@ import (
 	"github.com/toolfind/toolfind/result"
 )
 
-func init() { commands = append(commands, newResultCmd) }
+func init() { commands = append(commands, command{"result", newResultCmd}) }
 
 // resultOptions are the flags of `toolfind result`.
 type resultOptions struct {

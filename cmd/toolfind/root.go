@@ -38,7 +38,24 @@ func IsTerminal(w io.Writer) bool {
 
 // commands are the constructors of further subcommands; each command's
 // file appends to it in init, so commands do not collide in one list.
-var commands []func(*IOStreams, *globalOptions) *cobra.Command
+var commands []command
+
+// command is a subcommand's name (the first word of its Use) and its
+// constructor.
+type command struct {
+	name string
+	new  func(*IOStreams, *globalOptions) *cobra.Command
+}
+
+// subcommands are all the subcommands of the root, rank, version and
+// clients first.
+func subcommands() []command {
+	return append([]command{
+		{"rank", newRankCmd},
+		{"version", func(ios *IOStreams, _ *globalOptions) *cobra.Command { return newVersionCmd(ios) }},
+		{"clients", func(ios *IOStreams, _ *globalOptions) *cobra.Command { return newClientsCmd(ios) }},
+	}, commands...)
+}
 
 // globalOptions are the flags every command shares.
 type globalOptions struct {
@@ -87,7 +104,7 @@ func clientProfiles() []search.Profile {
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ow := &outWriter{w: out}
 	ios := &IOStreams{In: in, Out: ow, ErrOut: errOut}
-	root := newRootCmd(ios)
+	root := newRootCmd(ios, args)
 	root.SetArgs(args)
 	root.SetIn(in)
 	root.SetOut(ow)
@@ -111,7 +128,13 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	return exitCode(err)
 }
 
-func newRootCmd(ios *IOStreams) *cobra.Command {
+// newRootCmd builds the command tree that runs args. When args start
+// with a subcommand's name, cobra runs that subcommand whatever its
+// siblings are, so only it is built under the root (building every
+// subcommand's flags is most of the tree's cost, paid by every process);
+// any other args (none, a flag first, help, completion, a typo to suggest
+// for) get the whole tree.
+func newRootCmd(ios *IOStreams, args []string) *cobra.Command {
 	g := &globalOptions{errOut: ios.ErrOut}
 	root := &cobra.Command{
 		Use:   "toolfind",
@@ -160,9 +183,17 @@ With no --catalog it uses an embedded demo catalog.`,
 			}
 		}
 	}
-	root.AddCommand(newRankCmd(ios, g), newVersionCmd(ios), newClientsCmd(ios))
-	for _, c := range commands {
-		root.AddCommand(c(ios, g))
+	subs := subcommands()
+	if len(args) > 0 {
+		for _, c := range subs {
+			if c.name == args[0] {
+				subs = []command{c}
+				break
+			}
+		}
+	}
+	for _, c := range subs {
+		root.AddCommand(c.new(ios, g))
 	}
 	return root
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/toolfind/toolfind/search"
 )
 
-func init() { commands = append(commands, newShowCmd) }
+func init() { commands = append(commands, command{"show", newShowCmd}) }
 
 // showOptions are the flags of `toolfind show`.
 type showOptions struct {

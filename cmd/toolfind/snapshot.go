@@ -9,7 +9,7 @@ import (
 	"github.com/toolfind/toolfind/corpus/live"
 )
 
-func init() { commands = append(commands, newSnapshotCmd) }
+func init() { commands = append(commands, command{"snapshot", newSnapshotCmd}) }
 
 // snapshotOptions are the flags of `toolfind snapshot`.
 type snapshotOptions struct {

@@ -11,7 +11,7 @@ func BenchmarkNewRootCmd(b *testing.B) {
 	ios := &IOStreams{Out: io.Discard, ErrOut: io.Discard}
 	b.ReportAllocs()
 	for b.Loop() {
-		newRootCmd(ios)
+		newRootCmd(ios, nil)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 	"github.com/toolfind/toolfind/writer"
 )
 
-func init() { commands = append(commands, newSuggestCmd) }
+func init() { commands = append(commands, command{"suggest", newSuggestCmd}) }
 
 // suggestOptions are the flags of `toolfind suggest`.
 type suggestOptions struct {

@@ -35,7 +35,7 @@ type verifyOptions struct {
 }
 
 func init() {
-	commands = append(commands, newVerifyCmd, newMCPStubCmd)
+	commands = append(commands, command{"verify", newVerifyCmd}, command{"mcp-stub", newMCPStubCmd})
 }
 
 func newVerifyCmd(ios *IOStreams, g *globalOptions) *cobra.Command {

@@ -11,7 +11,7 @@ import (
 	"github.com/toolfind/toolfind/writer"
 )
 
-func init() { commands = append(commands, newWriteCmd) }
+func init() { commands = append(commands, command{"write", newWriteCmd}) }
 
 // writeOptions are the flags of `toolfind write`.
 type writeOptions struct {
