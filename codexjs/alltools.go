@@ -121,25 +121,44 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 		servers[i], names[i] = r.t.Server, r.t.Name
 	}
 	quals := qualifyNames(servers, names)
-	kept := make(map[int]bool, len(quals))
+	named := make([]bool, len(reg))
 	for _, q := range quals {
-		kept[q.idx] = true
+		named[q.idx] = true
 	}
 	for i, r := range reg {
-		if !kept[i] {
+		if !named[i] {
 			diag(corpus.Warning, "codex-duplicate", r.t, "", "name",
 				"an earlier tool of this server has the same name; Codex keeps the first")
 		}
 	}
-	list := make([]Entry, 0, len(builtinEntries())+len(quals))
 	// Registration order: Codex's own tools first, then MCP tools in
 	// raw-identity order (§1.2.1); the first of a JS identifier wins.
-	list = append(list, builtinEntries()...)
+	builtins := builtinEntries()
+	list := make([]Entry, len(builtins)+len(quals))
+	copy(list, builtins)
+	mcp := list[len(builtins):]
+	// The per-tool work (schema, TypeScript, text) is independent from
+	// tool to tool and runs on every core; the diagnostics and the Agent
+	// Plugin running total follow, in order.
+	preps := make([]toolPrep, len(quals))
+	parallelChunks(len(quals), func() func(from, to int) {
+		var arena textArena
+		return func(from, to int) {
+			for k := from; k < to; k++ {
+				r := reg[quals[k].idx]
+				if r.t.HiddenFromModel() {
+					preps[k].hidden = true
+					continue
+				}
+				preps[k].prepare(&mcp[k], &arena, quals[k], r.t, r.srv, opt)
+			}
+		}
+	})
 	pluginTotal := 0
-	for _, q := range quals {
-		r := reg[q.idx]
-		t := r.t
-		if t.HiddenFromModel() {
+	n := 0
+	for k, q := range quals {
+		t, p := reg[q.idx].t, &preps[k]
+		if p.hidden {
 			diag(corpus.Info, "codex-app-only", t, "", "_meta.ui.visibility",
 				`left out of ALL_TOOLS: _meta.ui.visibility lacks "model"`)
 			continue
@@ -153,28 +172,20 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 			}
 			diag(corpus.Info, "codex-renamed", t, "", "name", msg)
 		}
-		in, ok := inputSchemaObject(t)
-		if !ok {
+		if p.noSchema {
 			continue // brokenTool already dropped the server
 		}
-		norm, err := normalizeOwned(in) // in is a fresh tree
-		if err != nil {
+		if p.err != nil {
 			diag(corpus.Error, "codex-schema-rejected", t, "", "inputSchema",
-				"Codex skips the tool: its input schema does not fit Codex's schema subset ("+err.Error()+")")
+				"Codex skips the tool: its input schema does not fit Codex's schema subset ("+p.err.Error()+")")
 			continue
 		}
-		desc := ""
-		if t.HasDescription {
-			desc = t.Description
-		}
-		instr := namespaceDescription(r.srv.Instructions, opt.plugin)
 		if opt.plugin {
-			if cut := takeBytes(desc, maxPluginDescriptionBytes); cut != desc {
+			if p.rawDescLen != len(mcp[k].ToolDescription) {
 				diag(corpus.Warning, "codex-plugin-description-cut", t, "", "description",
-					fmt.Sprintf("Agent Plugin description cut from %d to %d bytes", len(desc), len(cut)))
-				desc = cut
+					fmt.Sprintf("Agent Plugin description cut from %d to %d bytes", p.rawDescLen, len(mcp[k].ToolDescription)))
 			}
-			size := pluginSpecSize(q, instr, desc, norm)
+			size := p.pluginSize
 			if size > maxPluginSpecBytes || pluginTotal+size > maxPluginTotalBytes {
 				diag(corpus.Error, "codex-plugin-budget", t, "", "",
 					fmt.Sprintf("Agent Plugin tool hidden: spec %d bytes (limit %d), running total %d (limit %d)",
@@ -183,36 +194,11 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 			}
 			pluginTotal += size
 		}
-		cm := codeModeName(q.namespace, q.name)
-		ident := normalizeIdentifier(cm)
-		e := Entry{Name: ident, Tool: t, CodeModeName: cm,
-			Namespace: q.namespace, ToolName: q.name, NamespaceDescription: instr, ToolDescription: desc}
-		if opt.search {
-			e.params = serdeText(norm)
-			list = append(list, e)
-			continue
-		}
-		inType := renderTypeScript(norm)
-		outType := outputType(t)
-		var b strings.Builder
-		b.WriteString(desc)
-		if s := strings.TrimSpace(instr); s != "" {
-			// §0: description, a blank line, the trimmed instructions.
-			b.WriteString("\n\n")
-			b.WriteString(s)
-		}
-		b.WriteString(execDeclHeader)
-		b.WriteString("declare const tools: { ")
-		b.WriteString(ident)
-		b.WriteString("(args: ")
-		b.WriteString(inType)
-		b.WriteString("): Promise<")
-		b.WriteString(outType)
-		b.WriteString(">; };")
-		b.WriteString(execDeclFooter)
-		e.Description = b.String()
-		list = append(list, e)
+		mcp[n] = mcp[k] // in place: n ≤ k
+		n++
 	}
+	clear(mcp[n:])
+	list = list[:len(builtins)+n]
 	seen := make(map[string]bool, len(list))
 	entries := list[:0] // filtered in place
 	for _, e := range list {
@@ -243,6 +229,75 @@ func buildAllTools(cat *corpus.Catalog, opt buildOptions) *AllTools {
 		}
 	}
 	return at
+}
+
+// toolPrep is what the parallel part of buildAllTools learns about one
+// MCP tool for the ordered part.
+type toolPrep struct {
+	hidden     bool  // _meta.ui.visibility lacks "model"
+	noSchema   bool  // no inputSchema object
+	err        error // the schema does not fit Codex's subset
+	rawDescLen int   // the description's length before the Agent Plugin cut
+	pluginSize int   // pluginSpecSize, Agent Plugins only
+}
+
+// prepare fills e, the tool's ALL_TOOLS entry, with its text written into
+// arena (or, for a search build, its normalised parameters).
+func (p *toolPrep) prepare(e *Entry, arena *textArena, q qualified, t *corpus.Tool, srv *corpus.Server, opt buildOptions) {
+	in, ok := inputSchemaObject(t)
+	if !ok {
+		p.noSchema = true
+		return
+	}
+	norm, err := normalizeOwned(in) // in is a fresh tree
+	if err != nil {
+		p.err = err
+		return
+	}
+	desc := ""
+	if t.HasDescription {
+		desc = t.Description
+	}
+	p.rawDescLen = len(desc)
+	instr := namespaceDescription(srv.Instructions, opt.plugin)
+	if opt.plugin {
+		desc = takeBytes(desc, maxPluginDescriptionBytes)
+		p.pluginSize = pluginSpecSize(q, instr, desc, norm)
+	}
+	cm := codeModeName(q.namespace, q.name)
+	ident := normalizeIdentifier(cm)
+	*e = Entry{Name: ident, Tool: t, CodeModeName: cm,
+		Namespace: q.namespace, ToolName: q.name, NamespaceDescription: instr, ToolDescription: desc}
+	if opt.search {
+		e.params = serdeText(norm)
+		return
+	}
+	inType := renderTypeScript(norm)
+	outType := outputType(t)
+	s := strings.TrimSpace(instr)
+	const declStart, declArgs, declPromise, declEnd = "declare const tools: { ", "(args: ", "): Promise<", ">; };"
+	n := len(desc) + len(execDeclHeader) + len(declStart) + len(ident) + len(declArgs) + len(inType) +
+		len(declPromise) + len(outType) + len(declEnd) + len(execDeclFooter)
+	if s != "" {
+		n += 2 + len(s)
+	}
+	b := arena.take(n)
+	b.WriteString(desc)
+	if s != "" {
+		// §0: description, a blank line, the trimmed instructions.
+		b.WriteString("\n\n")
+		b.WriteString(s)
+	}
+	b.WriteString(execDeclHeader)
+	b.WriteString(declStart)
+	b.WriteString(ident)
+	b.WriteString(declArgs)
+	b.WriteString(inType)
+	b.WriteString(declPromise)
+	b.WriteString(outType)
+	b.WriteString(declEnd)
+	b.WriteString(execDeclFooter)
+	e.Description = arena.done()
 }
 
 // namespaceDescription is the server-instructions text Codex puts on the

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/corpus"
@@ -46,19 +45,15 @@ type compiled struct {
 	all       *AllTools
 	entries   []Entry
 	json      []string
-	lower     []string // lowercased name + "\n" + description
-	lowerName []string
-	dump      string
+	// lower is lowerEntry of the entries that are not ASCII ("" for the
+	// others, lowercased when a filter reads them).
+	lower    []string
+	dump     string
 	byIdent   map[string]int
 	bindings  []toolBinding
 	limits    Limits
 	console   bool
 	pool      sync.Pool // *sandbox for built-in programs
-
-	// ASCII-lowercased names and descriptions for the heuristic writer's
-	// native path (writable.go), built on first use.
-	asciiOnce            sync.Once
-	asciiName, asciiDesc []string
 }
 
 func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *compiled {
@@ -66,7 +61,6 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 	c := &compiled{all: at, entries: at.Entries, byIdent: map[string]int{}, limits: limits, console: console}
 	c.json = make([]string, len(at.Entries))
 	c.lower = make([]string, len(at.Entries))
-	c.lowerName = make([]string, len(at.Entries))
 	// The dump is written once, sized up front, and each entry's JSON is a
 	// slice of it.
 	var b strings.Builder
@@ -83,8 +77,9 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 		start := b.Len()
 		e.appendJSON(&b)
 		c.json[i] = b.String()[start:]
-		c.lower[i] = lowerEntry(e.Name, e.Description)
-		c.lowerName[i] = jsLower(e.Name)
+		if !isASCII(e.Name) || !isASCII(e.Description) {
+			c.lower[i] = lowerEntry(e.Name, e.Description)
+		}
 		c.byIdent[e.Name] = i
 		bind := toolBinding{name: e.Name, callName: e.Name}
 		if e.Tool != nil {
@@ -103,39 +98,17 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 	return c
 }
 
-// lowerEntry is jsLower(name + "\n" + description), built in one piece
-// when both are ASCII (jsLower is then ASCII lowercasing).
+// lowerEntry is jsLower(name + "\n" + description), the text the
+// all-terms and any-term filters search (toLowerCase is ASCII lowercasing
+// on ASCII text).
 func lowerEntry(name, description string) string {
 	if !isASCII(name) || !isASCII(description) {
 		return jsLower(name + "\n" + description)
 	}
-	var b strings.Builder
-	b.Grow(len(name) + 1 + len(description))
-	for _, s := range []string{name, "\n", description} {
-		for start := 0; start < len(s); {
-			// Runs without uppercase letters are copied as they are.
-			end := start
-			for end < len(s) && (s[end] < 'A' || s[end] > 'Z') {
-				end++
-			}
-			b.WriteString(s[start:end])
-			if end < len(s) {
-				b.WriteByte(s[end] + ('a' - 'A'))
-				end++
-			}
-			start = end
-		}
-	}
-	return b.String()
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+	b := make([]byte, 0, len(name)+1+len(description))
+	b = appendASCIILower(b, name)
+	b = append(b, '\n')
+	return string(appendASCIILower(b, description))
 }
 
 func (c *compiled) newSandbox() *sandbox {

@@ -106,13 +106,27 @@ func jsLower(s string) string {
 	return string(r)
 }
 
+// lowered returns lowerEntry of entry i, in buf when it is ASCII.
+func (c *compiled) lowered(i int, buf []byte) (string, []byte) {
+	if s := c.lower[i]; s != "" {
+		return s, buf
+	}
+	e := &c.entries[i]
+	buf = appendASCIILower(buf[:0], e.Name)
+	buf = append(buf, '\n')
+	buf = appendASCIILower(buf, e.Description)
+	return bytesString(buf), buf
+}
+
 // filterJSON prints JSON.stringify of the matching entries as pieces:
 // "[", the entries' JSON separated by ",", "]".
 func (c *compiled) filterJSON(terms []string, all bool) [][]string {
 	parts := []string{"["}
 	n := 0
+	var buf []byte
 	for i := range c.entries {
-		s := c.lower[i]
+		var s string
+		s, buf = c.lowered(i, buf) // valid until the next call
 		ok := all
 		for _, w := range terms {
 			has := strings.Contains(s, w)
@@ -139,9 +153,18 @@ func (c *compiled) filterJSON(terms []string, all bool) [][]string {
 
 // filterNames prints the matching names, one per line.
 func (c *compiled) filterNames(terms []string) [][]string {
+	var buf []byte
 	return c.namesWhere(func(i int) bool {
+		name := c.entries[i].Name
+		var s string
+		if isASCII(name) {
+			buf = appendASCIILower(buf[:0], name)
+			s = bytesString(buf)
+		} else {
+			s = jsLower(name)
+		}
 		for _, w := range terms {
-			if !strings.Contains(c.lowerName[i], w) {
+			if !strings.Contains(s, w) {
 				return false
 			}
 		}

@@ -225,32 +225,17 @@ func parseHeuristicCode(code string) ([]string, bool) {
 // an ASCII pattern (ECMA-262 Canonicalize: a character ≥ 128 never maps to
 // one below 128), so ASCII lowercasing is exact here.
 func (c *compiled) regexNames(terms []string) [][]string {
-	c.asciiOnce.Do(func() {
-		c.asciiName = make([]string, len(c.entries))
-		c.asciiDesc = make([]string, len(c.entries))
-		for i, e := range c.entries {
-			c.asciiName[i] = asciiLower(e.Name)
-			c.asciiDesc[i] = asciiLower(e.Description)
-		}
-	})
+	var name, desc []byte
 	return c.namesWhere(func(i int) bool {
+		name = appendASCIILower(name[:0], c.entries[i].Name)
+		desc = appendASCIILower(desc[:0], c.entries[i].Description)
 		for _, t := range terms {
-			if strings.Contains(c.asciiName[i], t) || strings.Contains(c.asciiDesc[i], t) {
+			if strings.Contains(bytesString(name), t) || strings.Contains(bytesString(desc), t) {
 				return true
 			}
 		}
 		return false
 	})
-}
-
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
 }
 
 // Surface renders the tool_search definition (§5.1): its description
