@@ -42,18 +42,18 @@ func init() {
 // JSON and lowercase text of every entry, the identifier index and a pool
 // of goja runtimes.
 type compiled struct {
-	all       *AllTools
-	entries   []Entry
-	json      []string
+	all     *AllTools
+	entries []Entry
+	json    []string
 	// lower is lowerEntry of the entries that are not ASCII ("" for the
 	// others, lowercased when a filter reads them).
 	lower    []string
 	dump     string
-	byIdent   map[string]int
-	bindings  []toolBinding
-	limits    Limits
-	console   bool
-	pool      sync.Pool // *sandbox for built-in programs
+	byIdent  map[string]int
+	bindings []toolBinding
+	limits   Limits
+	console  bool
+	pool     sync.Pool // *sandbox for built-in programs
 }
 
 func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *compiled {
