@@ -29,9 +29,6 @@ type Entry struct {
 	ToolName             string
 	NamespaceDescription string
 	ToolDescription      string // the MCP description (cut for Agent Plugins)
-	// params is the normalised input schema (§4) as serde_json prints it,
-	// for tool_search's output; only in a search build (buildOptions).
-	params string
 }
 
 // JSON returns the entry as JSON.stringify({name, description}) prints it.
@@ -61,8 +58,9 @@ type buildOptions struct {
 	plugin bool // servers installed as Agent Plugins (§3)
 	// search builds ALL_TOOLS for tool_search, which reads the names, the
 	// MCP descriptions and the normalised schemas but never the exec
-	// declarations: entries get params and no Description (the
-	// TypeScript rendering is skipped).
+	// declarations: entries get no Description (the TypeScript rendering
+	// is skipped), and the schemas are normalised when a search shows
+	// them (searchParams).
 	search bool
 }
 
@@ -244,15 +242,21 @@ type toolPrep struct {
 // prepare fills e, the tool's ALL_TOOLS entry, with its text written into
 // arena (or, for a search build, its normalised parameters).
 func (p *toolPrep) prepare(e *Entry, arena *textArena, q qualified, t *corpus.Tool, srv *corpus.Server, opt buildOptions) {
-	in, ok := inputSchemaObject(t)
-	if !ok {
+	in, ok := t.Value.Get("inputSchema")
+	if !ok || in.Kind != ojson.Object {
 		p.noSchema = true
 		return
 	}
-	norm, err := normalizeOwned(in) // in is a fresh tree
-	if err != nil {
-		p.err = err
-		return
+	var norm *omap
+	// A search build prints the normalised schema of the tools a search
+	// shows only (searchParams); it needs the pipeline's verdict alone.
+	if !opt.search || opt.plugin || !inputSchemaFits(in) {
+		n, err := normalizeOwned(fromOJSON(in).(*omap)) // a fresh tree
+		if err != nil {
+			p.err = err
+			return
+		}
+		norm = n
 	}
 	desc := ""
 	if t.HasDescription {
@@ -269,7 +273,6 @@ func (p *toolPrep) prepare(e *Entry, arena *textArena, q qualified, t *corpus.To
 	*e = Entry{Name: ident, Tool: t, CodeModeName: cm,
 		Namespace: q.namespace, ToolName: q.name, NamespaceDescription: instr, ToolDescription: desc}
 	if opt.search {
-		e.params = serdeText(norm)
 		return
 	}
 	inType := renderTypeScript(norm)
@@ -359,6 +362,20 @@ func outputType(t *corpus.Tool) string {
 		return "CallToolResult"
 	}
 	return "CallToolResult<" + s + ">"
+}
+
+// searchParams is the normalised input schema (§4) of a tool of a search
+// build as serde_json prints it, for tool_search's output.
+func searchParams(t *corpus.Tool) string {
+	in, ok := inputSchemaObject(t)
+	if !ok {
+		return `{"type":"object","properties":{}}` // not in a search build
+	}
+	norm, err := normalizeOwned(in)
+	if err != nil {
+		return `{"type":"object","properties":{}}` // not in a search build
+	}
+	return serdeText(norm)
 }
 
 func inputSchemaObject(t *corpus.Tool) (*omap, bool) {

@@ -236,7 +236,7 @@ func (s *ToolSearch) output(matches []bm25.Match, limit int) string {
 		desc := ""
 		if d.entry != nil {
 			desc = d.entry.ToolDescription
-			params = d.entry.params
+			params = searchParams(d.entry.Tool)
 		}
 		serdeString(&b, desc)
 		b.WriteString(`,"strict":false,"defer_loading":true,"parameters":`)
