@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
@@ -77,7 +78,7 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 		start := b.Len()
 		e.appendJSON(&b)
 		c.json[i] = b.String()[start:]
-		if !isASCII(e.Name) || !isASCII(e.Description) {
+		if !ascii.Is(e.Name) || !ascii.Is(e.Description) {
 			c.lower[i] = lowerEntry(e.Name, e.Description)
 		}
 		c.byIdent[e.Name] = i
@@ -102,13 +103,13 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 // all-terms and any-term filters search (toLowerCase is ASCII lowercasing
 // on ASCII text).
 func lowerEntry(name, description string) string {
-	if !isASCII(name) || !isASCII(description) {
+	if !ascii.Is(name) || !ascii.Is(description) {
 		return jsLower(name + "\n" + description)
 	}
 	b := make([]byte, 0, len(name)+1+len(description))
-	b = appendASCIILower(b, name)
+	b = ascii.AppendLower(b, name)
 	b = append(b, '\n')
-	return string(appendASCIILower(b, description))
+	return string(ascii.AppendLower(b, description))
 }
 
 func (c *compiled) newSandbox() *sandbox {

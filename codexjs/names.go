@@ -41,6 +41,14 @@ func validServerName(s string) bool {
 // that is not an ASCII letter, digit or _ becomes one _ (a multi-byte
 // character too); an empty result becomes _.
 func sanitizeName(s string) string {
+	clean := s != ""
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+	}
+	if clean {
+		return s
+	}
 	var b strings.Builder
 	for _, c := range s {
 		if c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
@@ -83,21 +91,31 @@ type nameCandidate struct {
 // order. The result is in raw-identity order (the registration order of
 // the nested tools, §1.2).
 func qualifyNames(servers, tools []string) []qualified {
-	seen := map[string]bool{}
-	var cands []*nameCandidate
+	seen := make(map[string]bool, len(tools))
+	all := make([]nameCandidate, 0, len(tools))
+	// The tools of a server are consecutive: its identity and namespace
+	// are computed once.
+	var server, ns, namespace string
 	for i := range tools {
-		ns := servers[i] + "\x00" + servers[i] + "\x00" // server, raw namespace, connector id ""
+		if i == 0 || servers[i] != server {
+			server = servers[i]
+			ns = server + "\x00" + server + "\x00" // server, raw namespace, connector id ""
+			namespace = sanitizeName(server)
+			if !strings.HasPrefix(namespace, mcpPrefix) {
+				namespace = mcpPrefix + namespace
+			}
+		}
 		id := ns + "\x00" + tools[i] + "\x00" + tools[i]
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
-		namespace := sanitizeName(servers[i])
-		if !strings.HasPrefix(namespace, mcpPrefix) {
-			namespace = mcpPrefix + namespace
-		}
-		cands = append(cands, &nameCandidate{idx: i, nsIdentity: ns, tIdentity: id,
+		all = append(all, nameCandidate{idx: i, nsIdentity: ns, tIdentity: id,
 			namespace: namespace, name: sanitizeName(tools[i])})
+	}
+	cands := make([]*nameCandidate, len(all))
+	for i := range all {
+		cands[i] = &all[i]
 	}
 	// Whether more than one namespace identity sanitises to a namespace:
 	// the first identity seen, and a mark once another one turns up.

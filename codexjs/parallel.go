@@ -1,7 +1,6 @@
 package codexjs
 
 import (
-	"encoding/binary"
 	"runtime"
 	"strings"
 	"sync"
@@ -86,50 +85,6 @@ func (a *textArena) take(n int) *strings.Builder {
 
 // done returns the text written since take.
 func (a *textArena) done() string { return a.b.String()[a.start:] }
-
-// isASCII reports whether s has only bytes below 0x80, eight at a time.
-func isASCII(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// appendASCIILower appends s with A–Z lowercased (every other byte as it
-// is), eight bytes at a time.
-func appendASCIILower(dst []byte, s string) []byte {
-	const ones = 0x0101010101010101
-	start := len(dst)
-	dst = append(dst, s...)
-	b := dst[start:]
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		h := w &^ (0x80 * ones) // the low seven bits of each byte
-		// The top bit of a byte of ge is set when h ≥ 'A', of gt when
-		// h > 'Z'; bytes ≥ 0x80 are excluded by &^ w.
-		ge := h + (0x80-'A')*ones
-		gt := h + (0x80-'Z'-1)*ones
-		upper := ge &^ gt &^ w & (0x80 * ones)
-		if upper != 0 {
-			binary.LittleEndian.PutUint64(b[i:], w|upper>>2)
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; 'A' <= c && c <= 'Z' {
-			b[i] = c + ('a' - 'A')
-		}
-	}
-	return dst
-}
 
 // bytesString is b as a string without a copy: valid while b's bytes are
 // not written to.

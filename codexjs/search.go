@@ -62,12 +62,24 @@ type searchDoc struct {
 	name  string
 }
 
-// text is the document's search text (SearchText for an MCP tool).
-func (d searchDoc) text() string {
+// appendText appends the document's search text (SearchText for an MCP
+// tool).
+func (d searchDoc) appendText(dst []byte) []byte {
 	if d.entry != nil {
-		return SearchText(d.entry)
+		return appendSearchText(dst, d.entry)
 	}
-	return d.ns + " " + d.name + " " + strings.ReplaceAll(d.name, "_", " ")
+	dst = append(dst, d.ns...)
+	dst = append(dst, ' ')
+	dst = append(dst, d.name...)
+	dst = append(dst, ' ')
+	for i := 0; i < len(d.name); i++ {
+		c := d.name[i]
+		if c == '_' {
+			c = ' '
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // NewToolSearch builds the BM25 index.
@@ -103,7 +115,7 @@ func NewToolSearch(cat *corpus.Catalog, opts search.Options) (*ToolSearch, error
 		}
 	}
 	// Each text is built as it is tokenized, and not kept.
-	ts.index = bm25.NewFunc(len(ts.docs), func(i int) string { return ts.docs[i].text() })
+	ts.index = bm25.NewAppend(len(ts.docs), func(i int, dst []byte) []byte { return ts.docs[i].appendText(dst) })
 	return ts, nil
 }
 
@@ -112,18 +124,27 @@ func NewToolSearch(cat *corpus.Catalog, opts search.Options) (*ToolSearch, error
 // the raw tool name, the raw server name, the top-level title, the
 // description, the namespace description and the sorted top-level property
 // names, joined by single spaces (empty parts left out).
-func SearchText(e *Entry) string {
+func SearchText(e *Entry) string { return string(appendSearchText(nil, e)) }
+
+func appendSearchText(dst []byte, e *Entry) []byte {
 	t := e.Tool
-	parts := []string{e.Namespace + e.ToolName, e.ToolName, t.Name, t.Server}
-	if t.Title != "" {
-		parts = append(parts, t.Title)
+	part := func(s string) { // an optional part: left out when empty
+		if s != "" {
+			dst = append(dst, ' ')
+			dst = append(dst, s...)
+		}
 	}
-	if e.ToolDescription != "" {
-		parts = append(parts, e.ToolDescription)
-	}
-	if s := strings.TrimSpace(e.NamespaceDescription); s != "" {
-		parts = append(parts, s)
-	}
+	dst = append(dst, e.Namespace...)
+	dst = append(dst, e.ToolName...)
+	dst = append(dst, ' ')
+	dst = append(dst, e.ToolName...)
+	dst = append(dst, ' ')
+	dst = append(dst, t.Name...)
+	dst = append(dst, ' ')
+	dst = append(dst, t.Server...)
+	part(t.Title)
+	part(e.ToolDescription)
+	part(strings.TrimSpace(e.NamespaceDescription))
 	// The input schema is an object (Codex dropped the tool otherwise);
 	// its "properties" keys in first-appearance order are the keys of
 	// the serde_json map (preserve_order: a repeated key keeps its first
@@ -131,9 +152,12 @@ func SearchText(e *Entry) string {
 	if props, ok := t.Value.Lookup("inputSchema").Get("properties"); ok && props.Kind == ojson.Object {
 		names := props.Keys()
 		sort.Strings(names)
-		parts = append(parts, names...)
+		for _, n := range names {
+			dst = append(dst, ' ')
+			dst = append(dst, n...)
+		}
 	}
-	return strings.Join(parts, " ")
+	return dst
 }
 
 // Client implements search.Simulator.

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/search/bm25"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -112,9 +113,9 @@ func (c *compiled) lowered(i int, buf []byte) (string, []byte) {
 		return s, buf
 	}
 	e := &c.entries[i]
-	buf = appendASCIILower(buf[:0], e.Name)
+	buf = ascii.AppendLower(buf[:0], e.Name)
 	buf = append(buf, '\n')
-	buf = appendASCIILower(buf, e.Description)
+	buf = ascii.AppendLower(buf, e.Description)
 	return bytesString(buf), buf
 }
 
@@ -157,8 +158,8 @@ func (c *compiled) filterNames(terms []string) [][]string {
 	return c.namesWhere(func(i int) bool {
 		name := c.entries[i].Name
 		var s string
-		if isASCII(name) {
-			buf = appendASCIILower(buf[:0], name)
+		if ascii.Is(name) {
+			buf = ascii.AppendLower(buf[:0], name)
 			s = bytesString(buf)
 		} else {
 			s = jsLower(name)

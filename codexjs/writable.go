@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/internal/lazyre"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
@@ -227,8 +228,8 @@ func parseHeuristicCode(code string) ([]string, bool) {
 func (c *compiled) regexNames(terms []string) [][]string {
 	var name, desc []byte
 	return c.namesWhere(func(i int) bool {
-		name = appendASCIILower(name[:0], c.entries[i].Name)
-		desc = appendASCIILower(desc[:0], c.entries[i].Description)
+		name = ascii.AppendLower(name[:0], c.entries[i].Name)
+		desc = ascii.AppendLower(desc[:0], c.entries[i].Description)
 		for _, t := range terms {
 			if strings.Contains(bytesString(name), t) || strings.Contains(bytesString(desc), t) {
 				return true

@@ -74,6 +74,15 @@ func New(docs []string) *Index {
 // after instead of holding them all. doc is called once per document,
 // from several goroutines at once.
 func NewFunc(n int, doc func(i int) string) *Index {
+	return NewAppend(n, func(i int, dst []byte) []byte { return append(dst, doc(i)...) })
+}
+
+// NewAppend is NewFunc for a caller that writes each document's text:
+// doc appends document i to dst and returns the extended slice, which the
+// index reuses for the next document of the same goroutine (no text is
+// kept). doc is called once per document, from several goroutines at
+// once.
+func NewAppend(n int, doc func(i int, dst []byte) []byte) *Index {
 	workers := runtime.GOMAXPROCS(0)
 	if n < 64 || workers < 2 {
 		workers = 1
@@ -87,10 +96,12 @@ func NewFunc(n int, doc func(i int) string) *Index {
 			defer wg.Done()
 			tk := tokenizer{stems: map[string]string{}}
 			var hashes []uint32
+			var text []byte
 			var chunk []hashTF // the documents' lists are cut from chunks
 			for i := w; i < n; i += workers {
 				hashes = hashes[:0]
-				tk.each(doc(i), func(tok string) { hashes = append(hashes, FxHash32(tok)) })
+				text = doc(i, text[:0])
+				tk.eachOwned(text, func(tok string) { hashes = append(hashes, FxHash32(tok)) })
 				docLen[i] = int32(len(hashes))
 				if cap(chunk)-len(chunk) < len(hashes) {
 					chunk = make([]hashTF, 0, max(1<<14, len(hashes)))

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/segment"
 	"github.com/kljensen/snowball/english"
+	"github.com/toolfind/toolfind/internal/ascii"
 )
 
 // Tokenize returns the tokens of text exactly as the bm25 crate's English
@@ -60,33 +61,34 @@ func (tk *tokenizer) each(text string, fn func(tok string)) {
 	// intermediate token structs are allocated; TestTokenizeMatchesAnalyzer
 	// and FuzzTokenize check that both give the same tokens.
 	tk.buf = append(tk.buf[:0], text...)
-	b := transliterateFilter{}.Filter(tk.buf)
-	b = lowercaseFilter{}.Filter(b)
+	tk.eachOwned(tk.buf, fn)
+}
+
+// eachOwned is each over text that is the tokenizer's to overwrite.
+func (tk *tokenizer) eachOwned(text []byte, fn func(tok string)) {
+	if len(text) == 0 {
+		return
+	}
+	b := transliterateFilter{}.Filter(text)
 	word := func(w []byte) {
 		if _, stop := stopSet[string(w)]; stop {
 			return
 		}
 		fn(tk.stem(w))
 	}
-	if isASCII(b) { // always, after transliteration; checked all the same
+	if ascii.IsBytes(b) { // always, after transliteration; checked all the same
+		// lowercaseFilter on ASCII, in place (b is text or a fresh copy).
+		ascii.LowerInPlace(b)
 		asciiWords(b, word)
 		return
 	}
+	b = lowercaseFilter{}.Filter(b)
 	seg := segment.NewWordSegmenterDirect(b)
 	for seg.Segment() {
 		if w := seg.Bytes(); hasAlphanumeric(w) {
 			word(w)
 		}
 	}
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // Word-break classes of the ASCII characters (Unicode's
