@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,4 +108,59 @@ func TestTreeForOtherArgsIsFull(t *testing.T) {
 	if got := execTree([]string{"rnak"}, []string{"rnak"}); !strings.Contains(got, `unknown command "rnak"`) || !strings.Contains(got, "Did you mean this?\n\trank") {
 		t.Errorf("toolfind rnak:\n%s", got)
 	}
+}
+
+// initOnlyEnv makes the test binary exit as soon as its packages are
+// initialised (TestMain).
+const initOnlyEnv = "TOOLFIND_TEST_INIT_ONLY"
+
+// Package initialisation runs in every toolfind process, for every
+// command. A toolfind package's init may allocate at most initBudget bytes
+// and all of them together initTotalBudget: a package-level
+// regexp.MustCompile, template or table built from code belongs behind a
+// sync.OnceValue or lazyre (compiling lint's dozen phrase patterns at
+// start-up allocated 317 kB, building intent's word families 138 kB).
+// Allocated bytes are the runtime's exact count, not a timing.
+const (
+	initBudget      = 16 << 10
+	initTotalBudget = 48 << 10
+)
+
+// TestStartupInitAllocations runs this test binary (which links every
+// package toolfind does) with GODEBUG=inittrace=1 and checks what each
+// toolfind package's initialisation allocated.
+func TestStartupInitAllocations(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("no test binary to run: %v", err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), initOnlyEnv+"=1", "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", exe, err, stderr.String())
+	}
+	// init github.com/toolfind/toolfind/lint @2.1 ms, 0.066 ms clock, 5296 bytes, 18 allocs
+	line := regexp.MustCompile(`^init (\S+) @\S+ \S+, \S+ ms clock, (\d+) bytes, (\d+) allocs$`)
+	total, seen := 0, 0
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		m := line.FindStringSubmatch(l)
+		if m == nil || !strings.HasPrefix(m[1], "github.com/toolfind/toolfind/") || m[1] == "github.com/toolfind/toolfind/cmd/toolfind" {
+			continue // other modules, and package main with its test files
+		}
+		seen++
+		n, _ := strconv.Atoi(m[2])
+		total += n
+		if n > initBudget {
+			t.Errorf("%s allocates %d bytes (%s allocations) at init, over the %d-byte budget: build it on first use", m[1], n, m[3], initBudget)
+		}
+	}
+	if seen < 5 {
+		t.Fatalf("inittrace showed %d toolfind packages; stderr:\n%s", seen, stderr.String())
+	}
+	if total > initTotalBudget {
+		t.Errorf("toolfind's packages allocate %d bytes at init, over the %d-byte budget", total, initTotalBudget)
+	}
+	t.Logf("%d toolfind packages allocate %d bytes at init", seen, total)
 }
