@@ -113,7 +113,7 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 				q := &qs.Queries[i/ns]
 				col := cols[i%ns]
 				if col.w == nil {
-					res, err := safeSearch(ctx, col.sim, search.Query{Text: q.Text, Limit: opts.Limit})
+					res, err := safeSearch(ctx, col.sim, search.Query{Text: q.Text, Limit: opts.Limit, Brief: true})
 					if err != nil && ctx.Err() != nil {
 						return // cancelled: Run reports ctx.Err()
 					}

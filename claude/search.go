@@ -163,16 +163,27 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		matched = len(hits)
 		note = fmt.Sprintf("select: %d of %d %s found; max_results does not apply", len(hits), len(names), plural(len(names), "name", "names"))
 	} else {
-		hits, scores, why, note, matched = s.keyword(text, limit)
+		hits, scores, why, note, matched = s.keyword(text, limit, !q.Brief)
 	}
 
 	res.Hits = make([]search.Hit, len(hits))
 	for i, e := range hits {
-		h := search.Hit{Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1, Tool: e.id, Name: e.name, Why: why[i]}
+		h := search.Hit{Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1, Tool: e.id, Name: e.name}
+		if why != nil {
+			h.Why = why[i]
+		}
 		if scores != nil {
 			h.Score = float64(scores[i])
 		}
 		res.Hits[i] = h
+	}
+	if q.Brief && len(hits) > 0 {
+		// Only the token estimate is read (search.Query.Brief): the
+		// <functions> text is not built.
+		for _, e := range hits {
+			res.ShownTokens += e.tokens()
+		}
+		return res, nil
 	}
 	res.Shown, res.ShownTokens = s.render(hits)
 	if len(hits) == 0 && s.prof.FailedListNote && len(s.failed) > 0 {
@@ -191,6 +202,9 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 			res.ShownTokens = search.CeilDiv(2*len(res.Shown), 5)
 			note = joinNotes(note, "the query names an always-loaded tool: "+loaded.name)
 		}
+	}
+	if q.Brief {
+		return res, nil
 	}
 	if note != "" {
 		res.Notes = append(res.Notes, note)
@@ -266,8 +280,9 @@ func (s *Simulator) selectTools(names []string) ([]*entry, [][]string) {
 	return out, why
 }
 
-// keyword is spec §1 "Keyword search".
-func (s *Simulator) keyword(text string, limit int) (hits []*entry, scores []int, why [][]string, note string, matched int) {
+// keyword is spec §1 "Keyword search". explained asks for the hits' Why
+// (nil otherwise).
+func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*entry, scores []int, why [][]string, note string, matched int) {
 	q := search.JSTrim(text)
 	if q == "" {
 		return nil, nil, nil, "", 0
@@ -335,7 +350,9 @@ func (s *Simulator) keyword(text string, limit int) (hits []*entry, scores []int
 		e := s.deferred[f.i]
 		hits = append(hits, e)
 		scores = append(scores, f.score)
-		why = append(why, explain(e, terms, nreq))
+		if explained {
+			why = append(why, explain(e, terms, nreq))
+		}
 	}
 	return hits, scores, why, "", matched
 }

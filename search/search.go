@@ -27,6 +27,12 @@ import (
 type Query struct {
 	Text  string
 	Limit int // the client's result limit (max_results, limit…); 0 = the client's default
+	// Brief says the caller reads only the result's Limit, ShownTokens,
+	// Error, TimedOut, Strategy and Variants and its hits' Tool, Rank,
+	// RankWorst and PWithinLimit (bench scores nothing else). A simulator
+	// may then leave Shown, Notes, Extra and the hits' Why, Score and Extra
+	// empty; every field it does fill must be what it is without Brief.
+	Brief bool
 }
 
 // Hit is one tool in a result.
