@@ -61,3 +61,46 @@ func BenchmarkNewShared(b *testing.B) {
 		New(cat, V2_1_328, DefaultOptions())
 	}
 }
+
+// BenchmarkSearchAzureE2E: the 739 prompts of the azure-e2e corpus over the
+// Azure catalog (235 tools), as bench asks them (search.Query.Brief); one
+// op is every prompt once, the index already built. The variants: a fresh
+// simulator per op (index and term cache built inside the op, as in one
+// `toolfind bench` run), and the full results `rank` asks for.
+func BenchmarkSearchAzureE2E(b *testing.B) {
+	cat := sharedCatalog(b, "azure")
+	qs, err := corpus.LoadQueries("../../shared/corpora/azure-e2e/queries.jsonl", cat)
+	if err != nil {
+		b.Skipf("azure-e2e queries: %v", err)
+	}
+	ctx := context.Background()
+	run := func(b *testing.B, s *Simulator, brief bool) {
+		for _, q := range qs.Queries {
+			if _, err := s.Search(ctx, search.Query{Text: q.Text, Brief: brief}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name         string
+		fresh, brief bool
+	}{{"brief", false, true}, {"fresh-brief", true, true}, {"full", false, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := New(cat, V2_1_328, DefaultOptions())
+			run(b, s, c.brief)
+			b.ReportAllocs()
+			start := cpuTime()
+			n := 0
+			for b.Loop() {
+				if c.fresh {
+					s = New(cat, V2_1_328, DefaultOptions())
+				}
+				run(b, s, c.brief)
+				n++
+			}
+			if n > 0 {
+				b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"index/suffixarray"
-	"sort"
 	"strings"
 	"sync"
 
@@ -77,29 +76,29 @@ func (st *spanText) mark(term string, flags []uint8, sub, eq uint8) {
 	}
 }
 
-// wordText answers \bterm\b over one text per tool: by a word→tools table
-// when the term is all word characters, else by a suffix array over the
-// texts joined with sep. Such terms are rare (a query is split on
-// white space, so only terms like "pull-request" or "v1.2" need it), so
-// the suffix array is built on first use.
+// wordText answers \bterm\b over one text per tool by a word→tools table.
+// A term of word characters only matches where it is a whole maximal run
+// of word characters: one lookup. A term with other characters (rare: a
+// query is split on white space, so only terms like "pull-request",
+// "<name>" or "v1.2") is checked with search.ContainsWord on the texts that
+// hold its rarest word run, which every match holds as a maximal run too
+// (the characters around a run inside the term are not word characters,
+// and a run at the term's edge is bounded by the \b there); a term with
+// no word character is checked on every text.
 type wordText struct {
-	words  map[string][]int32 // word run → owners, ascending
-	text   string
-	saOnce sync.Once
-	sa     *suffixarray.Index
-	starts []int32 // start offset of each owner's text
+	words map[string][]int32 // word run → owners, ascending
+	texts []string
+	has   []bool // texts[i] is present
 }
 
 func newWordText(n int, text func(i int) (string, bool)) *wordText {
-	wt := &wordText{words: map[string][]int32{}, starts: make([]int32, n)}
-	var b strings.Builder
+	wt := &wordText{words: map[string][]int32{}, texts: make([]string, n), has: make([]bool, n)}
 	for i := 0; i < n; i++ {
-		wt.starts[i] = int32(b.Len())
 		s, ok := text(i)
 		if !ok {
-			b.WriteString(sep)
 			continue
 		}
+		wt.texts[i], wt.has[i] = s, true
 		owner := int32(i)
 		wordRuns(s, func(w string) {
 			list := wt.words[w]
@@ -107,15 +106,12 @@ func newWordText(n int, text func(i int) (string, bool)) *wordText {
 				wt.words[w] = append(list, owner)
 			}
 		})
-		b.WriteString(s)
-		b.WriteString(sep)
 	}
-	wt.text = b.String()
 	return wt
 }
 
 // mark sets bit on every owner whose text matches \bterm\b. term must be
-// non-empty and free of sep.
+// non-empty.
 func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 	if isWordTerm(term) {
 		for _, o := range wt.words[term] {
@@ -123,33 +119,110 @@ func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 		}
 		return
 	}
-	wt.saOnce.Do(func() { wt.sa = suffixarray.New([]byte(wt.text)) })
-	t := wt.text
-	for _, pos := range wt.sa.Lookup([]byte(term), -1) {
-		if search.BoundaryAt(t, pos) && search.BoundaryAt(t, pos+len(term)) {
-			o := sort.Search(len(wt.starts), func(k int) bool { return int(wt.starts[k]) > pos }) - 1
+	var rarest []int32
+	found := false
+	wordRuns(term, func(w string) {
+		if l := wt.words[w]; !found || len(l) < len(rarest) {
+			rarest, found = l, true
+		}
+	})
+	if !found {
+		for o, t := range wt.texts {
+			if wt.has[o] && search.ContainsWord(t, term) {
+				flags[o] |= bit
+			}
+		}
+		return
+	}
+	for _, o := range rarest {
+		if search.ContainsWord(wt.texts[o], term) {
 			flags[o] |= bit
 		}
 	}
 }
 
-// index is the search structure over the deferred pool, built once.
+// index is the search structure over the deferred pool, built once. Each
+// term's flags are kept (terms repeat across the queries of a bench run),
+// as postings: the tools with a flag set, ascending.
 type index struct {
-	es                  []*entry
-	parts, coarse, full spanText
-	desc, hint          *wordText
+	es            []*entry
+	parts, coarse spanText
+	fullOnce      sync.Once
+	full          spanText // built only for a term with white space (never from a query)
+	desc, hint    *wordText
+
+	mu      sync.RWMutex
+	cache   map[string][]posting
+	cached  int       // postings held by cache
+	scratch sync.Pool // *[]uint8 of len(es)
 }
+
+// posting is one tool's match of a term: its points (termScore; the full
+// signal, the only one that depends on the running total, never scores
+// for a term without white space, see flags) and whether the term's
+// signals let it pass as a required term (requiredMask).
+type posting struct {
+	i   int32
+	pts uint8
+	req bool
+}
+
+// Bounds of the term cache: terms longer than maxCachedTerm bytes are not
+// kept, and nothing more is kept once it holds maxCachedPostings postings
+// (8 bytes each).
+const (
+	maxCachedTerm     = 64
+	maxCachedPostings = 1 << 20
+)
 
 func newIndex(es []*entry) *index {
 	n := len(es)
-	return &index{
+	ix := &index{
 		es:     es,
 		parts:  newSpanText(n, func(i int) []string { return es[i].parts }),
 		coarse: newSpanText(n, func(i int) []string { return es[i].coarse }),
-		full:   newSpanText(n, func(i int) []string { return []string{es[i].full} }),
 		desc:   newWordText(n, func(i int) (string, bool) { return es[i].desc, true }),
 		hint:   newWordText(n, func(i int) (string, bool) { return es[i].hint, es[i].hasHint }),
+		cache:  map[string][]posting{},
 	}
+	ix.scratch.New = func() any { b := make([]uint8, n); return &b }
+	return ix
+}
+
+// postings returns the tools matching one lowercased term and their flags,
+// in pool order. The slice is shared: callers must not modify it.
+func (ix *index) postings(term string) []posting {
+	ix.mu.RLock()
+	ps, ok := ix.cache[term]
+	ix.mu.RUnlock()
+	if ok {
+		return ps
+	}
+	bp := ix.scratch.Get().(*[]uint8)
+	flags := *bp
+	ix.flags(term, flags)
+	cnt := 0
+	for _, f := range flags {
+		if f != 0 {
+			cnt++
+		}
+	}
+	ps = make([]posting, 0, cnt)
+	for i, f := range flags {
+		if f != 0 {
+			ps = append(ps, posting{int32(i), uint8(termScore(ix.es[i], f, 1)), f&requiredMask != 0})
+		}
+	}
+	ix.scratch.Put(bp)
+	if len(term) <= maxCachedTerm {
+		ix.mu.Lock()
+		if _, ok := ix.cache[term]; !ok && ix.cached+len(ps) <= maxCachedPostings {
+			ix.cache[term] = ps
+			ix.cached += len(ps)
+		}
+		ix.mu.Unlock()
+	}
+	return ps
 }
 
 // flags computes every tool's match flags for one lowercased term.
@@ -177,6 +250,9 @@ func (ix *index) flags(term string, out []uint8) {
 			}
 		}
 	} else {
+		ix.fullOnce.Do(func() {
+			ix.full = newSpanText(len(ix.es), func(i int) []string { return []string{ix.es[i].full} })
+		})
 		ix.full.mark(term, out, fFull, 0)
 	}
 	ix.hint.mark(term, out, fHint)

@@ -46,10 +46,12 @@ type entry struct {
 	hasHint       bool
 
 	// What the model reads once the tool is loaded (spec §3): the schema
-	// as JSON.stringify prints it, the <function> line and the token
-	// estimate, rendered on first use only (rendering every tool's schema
-	// up front cost more than a whole search), see loaded.
-	rendered   sync.Once
+	// as JSON.stringify prints it and the token estimate (sized), and the
+	// <function> line (lined), each rendered on first use only (rendering
+	// every tool's schema up front cost more than a whole search; bench
+	// reads only the estimate).
+	sized      sync.Once
+	lined      sync.Once
 	loadedDesc string
 	schemaText string
 	lineText   string
@@ -57,16 +59,15 @@ type entry struct {
 	descCut    bool // the listed description was cut
 }
 
-// loaded renders the tool's loaded definition once.
-func (e *entry) loaded() {
-	e.rendered.Do(func() {
-		if e.bi != nil || e.tool == nil {
+// size renders the schema and computes the token estimate once.
+func (e *entry) size() {
+	e.sized.Do(func() {
+		if e.tool == nil {
 			// Built-in texts are Claude Code's own and not kept; the size
 			// estimate uses the description length only (spec §3 formula).
 			if e.bi != nil {
 				e.tokenCount = search.CeilDiv(2*e.bi.DescChars, 5)
 			}
-			e.lineText = functionLine(e)
 			return
 		}
 		if e.tool.InputSchema.Kind != ojson.Invalid {
@@ -74,19 +75,21 @@ func (e *entry) loaded() {
 		}
 		// spec §3: ceil((UTF-8 bytes of schema JSON + description) / 2.5).
 		e.tokenCount = search.CeilDiv(2*(len(e.schemaText)+len(e.loadedDesc)), 5)
-		e.lineText = functionLine(e)
 	})
 }
 
 // line is the tool's <function> line once loaded (spec §3).
-func (e *entry) line() string { e.loaded(); return e.lineText }
+func (e *entry) line() string {
+	e.lined.Do(func() { e.size(); e.lineText = functionLine(e) })
+	return e.lineText
+}
 
 // tokens is the token estimate of the loaded definition (spec §3).
-func (e *entry) tokens() int { e.loaded(); return e.tokenCount }
+func (e *entry) tokens() int { e.size(); return e.tokenCount }
 
 // schemaJSON is the input schema as JSON.stringify prints it ("" when
 // absent).
-func (e *entry) schemaJSON() string { e.loaded(); return e.schemaText }
+func (e *entry) schemaJSON() string { e.size(); return e.schemaText }
 
 // problem is one thing Claude Code does to a catalog's tool or server that
 // its author should know (turned into a corpus.Diagnostic by New).

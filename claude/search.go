@@ -47,10 +47,11 @@ type Simulator struct {
 	opts     Options
 	pool     []*entry // the whole tool pool, in pool order
 	deferred []*entry // the search pool, in pool order
-	// idx is built by the second keyword query (see termFlags).
-	idxOnce sync.Once
-	idx     *index
-	queries atomic.Int64
+	// idx is built by the second keyword query (see scanScore).
+	idxOnce   sync.Once
+	idx       *index
+	queries   atomic.Int64
+	scorePool sync.Pool // *scoreState
 	byID    map[corpus.ToolID]*entry
 	// exact and exactLower map a name (lowercased) to the first tool with
 	// it, deferred pool first, then the whole pool (spec §1 step 1).
@@ -79,6 +80,7 @@ var (
 func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 	pool, probs := buildPool(cat, prof, opts)
 	s := &Simulator{prof: prof, opts: opts, pool: pool, byID: map[corpus.ToolID]*entry{}}
+	s.scorePool.New = func() any { return &scoreState{} }
 	for _, e := range pool {
 		if e.deferred {
 			s.deferred = append(s.deferred, e)
@@ -323,28 +325,12 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 	}
 	// Steps 3–7.
 	terms, nreq := parseTerms(ql)
-	direct := s.queries.Add(1) == 1
-	n := len(s.deferred)
-	buf := make([]uint8, n*len(terms))
-	flags := make([][]uint8, len(terms))
-	for k, t := range terms {
-		flags[k] = buf[k*n : (k+1)*n : (k+1)*n]
-		s.termFlags(t, flags[k], direct)
-	}
 	var top topK
 	top.init(limit)
-	for i, e := range s.deferred {
-		if !passesRequired(flags[:nreq], i) {
-			continue
-		}
-		sc := 0
-		for k := range terms {
-			sc += termScore(e, flags[k][i], sc)
-		}
-		if sc > 0 {
-			matched++
-			top.add(scored{i, sc})
-		}
+	if s.queries.Add(1) == 1 {
+		matched = s.scanScore(terms, nreq, &top)
+	} else {
+		matched = s.indexScore(terms, nreq, &top)
 	}
 	for _, f := range top.result() {
 		e := s.deferred[f.i]
@@ -357,20 +343,79 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 	return hits, scores, why, "", matched
 }
 
-// termFlags computes every deferred tool's match flags for one term. The
-// first keyword query (direct) scans the tools (what a single `rank`
-// needs: building the index costs more than one scan); later queries
-// build the index once and use it. Both give the same flags (the fuzzers
-// in reference_test.go compare them).
-func (s *Simulator) termFlags(term string, out []uint8, direct bool) {
-	if direct {
-		for i, e := range s.deferred {
-			out[i] = directFlags(e, term)
+// scanScore scores every deferred tool by scanning its fields (spec §1
+// steps 5–6), adds those that pass and score to top and returns how many
+// do. The first keyword query of a simulator takes this path (what a single
+// `rank` needs: building the index costs more than one scan); later
+// queries use the index (indexScore). Both give the same results (the
+// fuzzers in reference_test.go compare them with a reference).
+func (s *Simulator) scanScore(terms []string, nreq int, top *topK) (matched int) {
+	flags := make([]uint8, len(terms))
+tools:
+	for i, e := range s.deferred {
+		for k, t := range terms {
+			flags[k] = directFlags(e, t)
+			if k < nreq && flags[k]&requiredMask == 0 {
+				continue tools // spec §1 step 5
+			}
 		}
-		return
+		sc := 0
+		for k := range terms {
+			sc += termScore(e, flags[k], sc)
+		}
+		if sc > 0 {
+			matched++
+			top.add(scored{i, sc})
+		}
 	}
+	return matched
+}
+
+// indexScore is scanScore by the index: each term's postings (the tools
+// with any signal) add their points, so a tool no term touches costs
+// nothing. A term never holds white space, so the full signal is set only
+// with the part signal (see index.flags) and never scores: a term's points
+// do not depend on the running total and can be added in any order.
+func (s *Simulator) indexScore(terms []string, nreq int, top *topK) (matched int) {
 	s.idxOnce.Do(func() { s.idx = newIndex(s.deferred) })
-	s.idx.flags(term, out)
+	n := len(s.deferred)
+	st := s.scorePool.Get().(*scoreState)
+	defer s.scorePool.Put(st)
+	if len(st.score) != n {
+		st.score, st.req = make([]int32, n), make([]uint8, n)
+	}
+	clear(st.score)
+	clear(st.req)
+	// Required terms first (parseTerms puts them first): a tool passes when
+	// every one of them matched it (spec §1 step 5).
+	for k, t := range terms {
+		ps := s.idx.postings(t)
+		if k >= nreq {
+			for _, p := range ps {
+				st.score[p.i] += int32(p.pts)
+			}
+			continue
+		}
+		for _, p := range ps {
+			if p.req && int(st.req[p.i]) == k {
+				st.req[p.i]++
+				st.score[p.i] += int32(p.pts)
+			}
+		}
+	}
+	for i, sc := range st.score {
+		if sc > 0 && int(st.req[i]) == nreq {
+			matched++
+			top.add(scored{i, int(sc)})
+		}
+	}
+	return matched
+}
+
+// scoreState is one indexed query's per-tool scratch.
+type scoreState struct {
+	score []int32
+	req   []uint8 // required terms matched so far, in order
 }
 
 type scored struct{ i, score int }
@@ -439,17 +484,10 @@ func parseTerms(ql string) (terms []string, nreq int) {
 	return append(req, opt...), len(req)
 }
 
-// passesRequired is spec §1 step 5: every required term is in a part or a
-// coarse part (equal or contained), or a whole word of the description or
-// hint.
-func passesRequired(req [][]uint8, i int) bool {
-	for _, f := range req {
-		if f[i]&(fPartSub|fCoarseSub|fDesc|fHint) == 0 {
-			return false
-		}
-	}
-	return true
-}
+// requiredMask are the signals that let a required term pass (spec §1
+// step 5): in a part or a coarse part (equal or contained), or a whole
+// word of the description or hint.
+const requiredMask = fPartSub | fCoarseSub | fDesc | fHint
 
 // termScore is one term's points for a tool whose running total is total
 // (spec §1 step 6).
