@@ -52,7 +52,7 @@ type Simulator struct {
 	idx       *index
 	queries   atomic.Int64
 	scorePool sync.Pool // *scoreState
-	byID    map[corpus.ToolID]*entry
+	byID      map[corpus.ToolID]*entry
 	// exact and exactLower map a name (lowercased) to the first tool with
 	// it, deferred pool first, then the whole pool (spec §1 step 1).
 	exact, exactLower map[string]*entry
