@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -97,33 +98,14 @@ func parseQueryLine(file string, line, indent int, text []byte, res *Resolver) (
 	bad := func(field string, err error) error {
 		return &LoadError{File: file, Line: line, Field: field, Err: err}
 	}
-	var obj map[string]json.RawMessage
-	err := json.Unmarshal(text, &obj)
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		return Query{}, &LoadError{File: file, Line: line, Column: indent + int(se.Offset),
-			Err: fmt.Errorf("invalid JSON: %v", se)}
-	case text[0] != '{':
-		return Query{}, bad("", fmt.Errorf("the line is %s, not a JSON object like {\"query\": \"...\", \"expect\": [\"server/tool\"]}", jsonKind(text)))
-	case err != nil:
-		return Query{}, bad("", fmt.Errorf("not a JSON object: %v", err))
-	}
 	q := Query{File: file, Line: line}
-	raw, ok := obj["query"]
-	if !ok {
-		return Query{}, bad("query", errors.New("missing"))
-	}
-	if err := json.Unmarshal(raw, &q.Text); err != nil {
-		return Query{}, bad("query", errors.New("must be a string"))
+	if !fastQueryFields(text, &q) {
+		if err := queryFields(file, line, indent, text, &q); err != nil {
+			return Query{}, err
+		}
 	}
 	if strings.TrimSpace(q.Text) == "" {
 		return Query{}, bad("query", errors.New("is empty"))
-	}
-	if raw, ok := obj["expect"]; ok {
-		if err := json.Unmarshal(raw, &q.ExpectRaw); err != nil {
-			return Query{}, bad("expect", errors.New("must be an array of strings"))
-		}
 	}
 	seen := map[ToolID]bool{}
 	for i, e := range q.ExpectRaw {
@@ -134,6 +116,42 @@ func parseQueryLine(file string, line, indent int, text []byte, res *Resolver) (
 		if !seen[id] {
 			seen[id] = true
 			q.Expect = append(q.Expect, id)
+		}
+	}
+	return q, nil
+}
+
+// queryFields reads a line's query, expect and tags with encoding/json
+// (any line; the errors name the field).
+func queryFields(file string, line, indent int, text []byte, q *Query) error {
+	bad := func(field string, err error) error {
+		return &LoadError{File: file, Line: line, Field: field, Err: err}
+	}
+	var obj map[string]json.RawMessage
+	err := json.Unmarshal(text, &obj)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return &LoadError{File: file, Line: line, Column: indent + int(se.Offset),
+			Err: fmt.Errorf("invalid JSON: %v", se)}
+	case text[0] != '{':
+		return bad("", fmt.Errorf("the line is %s, not a JSON object like {\"query\": \"...\", \"expect\": [\"server/tool\"]}", jsonKind(text)))
+	case err != nil:
+		return bad("", fmt.Errorf("not a JSON object: %v", err))
+	}
+	raw, ok := obj["query"]
+	if !ok {
+		return bad("query", errors.New("missing"))
+	}
+	if err := json.Unmarshal(raw, &q.Text); err != nil {
+		return bad("query", errors.New("must be a string"))
+	}
+	if strings.TrimSpace(q.Text) == "" {
+		return bad("query", errors.New("is empty"))
+	}
+	if raw, ok := obj["expect"]; ok {
+		if err := json.Unmarshal(raw, &q.ExpectRaw); err != nil {
+			return bad("expect", errors.New("must be an array of strings"))
 		}
 	}
 	for k, v := range obj {
@@ -155,7 +173,159 @@ func parseQueryLine(file string, line, indent int, text []byte, res *Resolver) (
 			q.Tags[k] = string(v)
 		}
 	}
-	return q, nil
+	return nil
+}
+
+// fastQueryFields reads the usual line without encoding/json: one object
+// whose values are strings or arrays of strings, every key and string
+// plain (valid UTF-8, no escape, no control character), no key repeated,
+// a "query" string and "expect", if present, an array. It fills q exactly
+// as queryFields would (an array tag is its compact JSON) and reports
+// whether the line had that shape; any other line is left to queryFields,
+// which also words every error. FuzzQueryLine compares the two.
+func fastQueryFields(text []byte, q *Query) bool {
+	p := qscan{b: text}
+	if !p.byte('{') {
+		return false
+	}
+	var keys []string
+	var tags map[string]string
+	hasQuery := false
+	for {
+		key, ok := p.str()
+		if !ok || !p.byte(':') || slices.Contains(keys, key) {
+			return false
+		}
+		keys = append(keys, key)
+		p.space()
+		if p.i < len(p.b) && p.b[p.i] == '[' {
+			p.i++
+			arr := []string{}
+			if !p.byte(']') {
+				for {
+					s, ok := p.str()
+					if !ok {
+						return false
+					}
+					arr = append(arr, s)
+					if p.byte(']') {
+						break
+					}
+					if !p.byte(',') {
+						return false
+					}
+				}
+			}
+			switch key {
+			case "query":
+				return false
+			case "expect":
+				q.ExpectRaw = arr
+			default:
+				if tags == nil {
+					tags = map[string]string{}
+				}
+				tags[key] = compactStrings(arr)
+			}
+		} else {
+			s, ok := p.str()
+			switch {
+			case !ok || key == "expect":
+				return false
+			case key == "query":
+				q.Text, hasQuery = s, true
+			default:
+				if tags == nil {
+					tags = map[string]string{}
+				}
+				tags[key] = s
+			}
+		}
+		if p.byte('}') {
+			break
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+	p.space()
+	if p.i != len(p.b) || !hasQuery {
+		return false
+	}
+	q.Tags = tags
+	return true
+}
+
+// compactStrings is json.Compact of an array of plain strings.
+func compactStrings(arr []string) string {
+	n := 2
+	for _, s := range arr {
+		n += len(s) + 3
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, s := range arr {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		b = append(b, '"')
+	}
+	return string(append(b, ']'))
+}
+
+// qscan is fastQueryFields' cursor.
+type qscan struct {
+	b []byte
+	i int
+}
+
+// space skips JSON white space.
+func (p *qscan) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// byte skips white space and c, reporting whether c was there.
+func (p *qscan) byte(c byte) bool {
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// str reads a plain string (white space first): no escape, no control
+// character, valid UTF-8.
+func (p *qscan) str() (string, bool) {
+	if !p.byte('"') {
+		return "", false
+	}
+	start := p.i
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			s := p.b[start:p.i]
+			p.i++
+			if !utf8.Valid(s) {
+				return "", false
+			}
+			return string(s), true
+		case c == '\\' || c < 0x20:
+			return "", false
+		}
+		p.i++
+	}
+	return "", false
 }
 
 // jsonKind names the kind of a valid JSON value for messages.

@@ -1,0 +1,78 @@
+package corpus
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fastLines are query lines for the fast path: each either takes it (and
+// must then read what encoding/json reads) or is left to the general path.
+var fastLines = []struct {
+	line string
+	fast bool
+}{
+	{`{"query": "List all recommendations", "expect": ["azure__advisor_recommendation_list"], "expect_namespace_mode": ["azure-namespace__advisor"], "section": "Azure Advisor"}`, true},
+	{`{"query":"a","expect":[],"k":[]}`, true},
+	{`{"query":"  ","expect":["x"]}`, true}, // blank: "query: is empty" in both
+	{` { "query" : "a" , "expect" : [ "x" , "y" ] } `, true},
+	{`{"query":"naïve 😀 \u2028"}`, false}, // escape
+	{"{\"query\":\"naïve \u2028 😀\"}", true},
+	{`{"query":"a\"b"}`, false},           // escape
+	{`{"query":"a","query":"b"}`, false},  // repeated key
+	{`{"query":["a"]}`, false},            // query not a string
+	{`{"query":"a","expect":"x"}`, false}, // expect not an array
+	{`{"query":"a","n":1}`, false},        // number tag
+	{`{"query":"a","n":null}`, false},
+	{`{"query":"a","expect":[1]}`, false},
+	{`{"query":"a"} x`, false},
+	{`{"query":"a",}`, false},
+	{`{"expect":["x"]}`, false}, // no query
+	{"{\"query\":\"\xff\"}", false},
+	{"{\"query\":\"a\tb\"}", false}, // control character
+	{`{}`, false},
+	{`[1]`, false},
+}
+
+func TestFastQueryFields(t *testing.T) {
+	for _, c := range fastLines {
+		var q Query
+		if got := fastQueryFields([]byte(c.line), &q); got != c.fast {
+			t.Errorf("%s: fast %v, want %v", c.line, got, c.fast)
+		}
+		checkFastQueryLine(t, []byte(c.line))
+	}
+}
+
+// checkFastQueryLine: when the fast path takes a line, encoding/json reads
+// the same query, expect and tags from it.
+func checkFastQueryLine(t *testing.T, text []byte) {
+	t.Helper()
+	text = bytes.TrimSpace(text)
+	if len(text) == 0 {
+		return
+	}
+	var fast, slow Query
+	if !fastQueryFields(text, &fast) {
+		return
+	}
+	err := queryFields("q.jsonl", 1, 0, text, &slow)
+	if err != nil {
+		// The only error of a line the fast path reads: a blank query.
+		if strings.TrimSpace(fast.Text) != "" || !strings.HasSuffix(err.Error(), "query: is empty") {
+			t.Fatalf("%q: fast path read it, encoding/json fails: %v", text, err)
+		}
+		return
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("%q:\nfast %#v\nslow %#v", text, fast, slow)
+	}
+}
+
+func FuzzQueryLine(f *testing.F) {
+	for _, c := range fastLines {
+		f.Add([]byte(c.line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) { checkFastQueryLine(t, line) })
+}
