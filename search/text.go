@@ -172,6 +172,9 @@ func SortLocale(names []string) {
 // without re-deriving weights on every comparison: bytes.Compare of two
 // keys equals LocaleCompare of the strings.
 func LocaleKeys(names []string) [][]byte {
+	if nameKeys := asciiNameKeys(names); nameKeys != nil {
+		return nameKeys
+	}
 	c := collators.Get().(*collate.Collator)
 	defer collators.Put(c)
 	var buf collate.Buffer
@@ -179,6 +182,58 @@ func LocaleKeys(names []string) [][]byte {
 	for i, n := range names {
 		keys[i] = append([]byte(nil), c.KeyFromString(&buf, n)...)
 		buf.Reset()
+	}
+	return keys
+}
+
+// asciiNameKeys computes LocaleKeys without the collator when every name
+// is made of [A-Za-z0-9_-] (MCP names as Claude Code and OpenCode sanitise
+// them), nil otherwise. For those characters ICU root collation has one
+// collation element each: primary weights "_" < "-" < digits < letters
+// (case-insensitive), and a tertiary difference lowercase < uppercase;
+// the key is the primary weights, a 0 (so a prefix sorts first), then the
+// tertiary weights. Keys of the two kinds must not be compared, hence all
+// or none. FuzzLocaleKeys and TestASCIINameKeys check it against the
+// collator.
+func asciiNameKeys(names []string) [][]byte {
+	size := 0
+	for _, n := range names {
+		for i := 0; i < len(n); i++ {
+			if !isNameByte(n[i]) {
+				return nil
+			}
+		}
+		size += 2*len(n) + 1
+	}
+	buf := make([]byte, 0, size)
+	keys := make([][]byte, len(names))
+	for i, n := range names {
+		start := len(buf)
+		for j := 0; j < len(n); j++ {
+			c := n[j]
+			switch {
+			case c == '_':
+				c = 1
+			case c == '-':
+				c = 2
+			case c <= '9':
+				c = 3 + c - '0'
+			case c <= 'Z':
+				c = 13 + c - 'A'
+			default:
+				c = 13 + c - 'a'
+			}
+			buf = append(buf, c)
+		}
+		buf = append(buf, 0)
+		for j := 0; j < len(n); j++ {
+			if c := n[j]; c >= 'A' && c <= 'Z' {
+				buf = append(buf, 2)
+			} else {
+				buf = append(buf, 1)
+			}
+		}
+		keys[i] = buf[start:len(buf):len(buf)]
 	}
 	return keys
 }

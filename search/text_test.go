@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/collate"
 )
 
 // TestContainsWord freezes what Node's new RegExp("\\b" + escape(w) + "\\b").test(t)
@@ -214,5 +216,40 @@ func TestSortLocaleLong(t *testing.T) {
 	SortLocale(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("SortLocale over %d names:\n got %q\nwant %q", len(in), got, want)
+	}
+}
+
+// TestASCIINameKeys compares the collator-free keys of names made of
+// [A-Za-z0-9_-] with the collator on every pair of strings up to three
+// characters over a sample of that alphabet.
+func TestASCIINameKeys(t *testing.T) {
+	alpha := []string{"_", "-", "0", "9", "a", "A", "b", "B", "z", "Z"}
+	words := []string{""}
+	prev := []string{""}
+	for n := 0; n < 3; n++ {
+		var next []string
+		for _, p := range prev {
+			for _, c := range alpha {
+				next = append(next, p+c)
+			}
+		}
+		words = append(words, next...)
+		prev = next
+	}
+	keys := asciiNameKeys(words)
+	if keys == nil {
+		t.Fatal("no keys for names of [A-Za-z0-9_-]")
+	}
+	if asciiNameKeys([]string{"a", "a.b"}) != nil {
+		t.Fatal(`keys for "a.b", outside [A-Za-z0-9_-]`)
+	}
+	c := collators.Get().(*collate.Collator)
+	defer collators.Put(c)
+	for i, a := range words {
+		for j, b := range words {
+			if got, want := bytes.Compare(keys[i], keys[j]), c.CompareString(a, b); got != want {
+				t.Fatalf("keys compare %d, collator(%q, %q) = %d", got, a, b, want)
+			}
+		}
 	}
 }
