@@ -53,12 +53,33 @@ func BenchmarkSearchShared(b *testing.B) {
 	b.Run("punctuation", func(b *testing.B) { benchSearch(b, s, "read-only x-ms-version") })
 }
 
-// BenchmarkNewShared: building the simulator (pool, sort, index) once.
+// BenchmarkNewShared: building the simulator (pool, sort) once, as the
+// build phase of `toolfind rank --client claude` does; "first-query" adds
+// the first keyword search (a scan, the index is not built).
 func BenchmarkNewShared(b *testing.B) {
 	cat := sharedCatalog(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		New(cat, V2_1_328, DefaultOptions())
+	for _, first := range []bool{false, true} {
+		name := "build"
+		if first {
+			name = "first-query"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			n := 0
+			for b.Loop() {
+				s := New(cat, V2_1_328, DefaultOptions())
+				if first {
+					if _, err := s.Search(context.Background(), search.Query{Text: "invoice"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				n++
+			}
+			if n > 0 {
+				b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
+			}
+		})
 	}
 }
 

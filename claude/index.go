@@ -251,7 +251,7 @@ func (ix *index) flags(term string, out []uint8) {
 		}
 	} else {
 		ix.fullOnce.Do(func() {
-			ix.full = newSpanText(len(ix.es), func(i int) []string { return []string{ix.es[i].full} })
+			ix.full = newSpanText(len(ix.es), func(i int) []string { return []string{ix.es[i].fullName()} })
 		})
 		ix.full.mark(term, out, fFull, 0)
 	}
@@ -280,7 +280,10 @@ func directFlags(e *entry, term string) uint8 {
 			f |= fCoarseSub
 		}
 	}
-	if strings.Contains(e.full, term) {
+	// full is the parts joined with " ": a non-empty term without " "
+	// (every term of a query) is inside it exactly when it is inside a
+	// part.
+	if f&fPartSub != 0 || (term == "" || strings.Contains(term, " ")) && strings.Contains(e.fullName(), term) {
 		f |= fFull
 	}
 	if e.hasHint && search.ContainsWord(e.hint, term) {

@@ -38,9 +38,9 @@ type entry struct {
 	// sanitised, for select: (spec §1).
 	bareRaw, bareSan string
 
-	// Search fields (spec §1), all lowercase.
+	// Search fields (spec §1), all lowercase; full (the parts joined with
+	// spaces) is derived on demand by fullName.
 	parts, coarse []string
-	full          string
 	desc          string // listed description (or built-in token text)
 	hint          string
 	hasHint       bool
@@ -77,6 +77,11 @@ func (e *entry) size() {
 		e.tokenCount = search.CeilDiv(2*(len(e.schemaText)+len(e.loadedDesc)), 5)
 	})
 }
+
+// fullName is spec §1's full: the parts joined with spaces. It is only
+// needed for a term with white space (never one from a query, see
+// directFlags), so it is not kept.
+func (e *entry) fullName() string { return strings.Join(e.parts, " ") }
 
 // line is the tool's <function> line once loaded (spec §3).
 func (e *entry) line() string {
@@ -160,6 +165,12 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 		builtins = append(builtins, newBuiltinEntry(name, prof))
 	}
 
+	ntools := 0
+	for _, s := range cat.Servers {
+		ntools += len(s.Tools)
+	}
+	mcps = make([]*entry, 0, ntools)
+	seen := map[string]bool{} // tool names of one server
 	for _, s := range cat.Servers {
 		if why, ok := unparsable[s]; ok {
 			problems = append(problems, problem{corpus.Error, CodeServerDropped, s, "", "tools",
@@ -171,8 +182,12 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 				fmt.Sprintf("Claude Code drops every tool of this server: tool %q fails tools/list validation (%s)", t.Name, why)})
 			continue
 		}
-		server := sanitize(s.Name)
-		seen := map[string]bool{}
+		srv := serverNames{wire: sanitize(s.Name)}
+		if prof.Coarse {
+			srv.lower = jsLower(s.Name)
+			srv.parts = splitCoarse(srv.lower)
+		}
+		clear(seen)
 		for _, t := range s.Tools {
 			if seen[t.Name] {
 				problems = append(problems, problem{corpus.Warning, CodeDuplicate, s, t.Name, "name",
@@ -180,7 +195,7 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 				continue
 			}
 			seen[t.Name] = true
-			wire := "mcp__" + server + "__" + sanitize(t.Name)
+			wire := "mcp__" + srv.wire + "__" + sanitize(t.Name)
 			if field, why := toolFailure(t, wire); why != "" {
 				problems = append(problems, problem{corpus.Error, CodeToolSkipped, s, t.Name, field, "Claude Code skips this tool: " + why})
 				continue
@@ -190,16 +205,19 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 					"hidden from the model: " + why})
 				continue
 			}
-			if wire != "mcp__"+s.Name+"__"+t.Name {
+			// The wire name differs from "mcp__"+s.Name+"__"+t.Name exactly
+			// when a name was sanitised (its output is all [A-Za-z0-9_-]).
+			if srv.wire != s.Name || sanitize(t.Name) != t.Name {
 				problems = append(problems, problem{corpus.Info, CodeRenamed, s, t.Name, "name",
 					fmt.Sprintf("the model sees it as %s (characters outside [A-Za-z0-9_-] become _)", wire)})
 			}
-			e := newMCPEntry(s, t, wire, prof, listCap, loadCap, hintCap)
+			descLen := search.UTF16Len(t.Description)
+			e := newMCPEntry(s, &srv, t, wire, prof, descLen, listCap, loadCap, hintCap)
 			if e.descCut {
 				problems = append(problems, problem{corpus.Warning, CodeDescriptionCut, s, t.Name, "description",
-					fmt.Sprintf("description has %d characters; Claude Code lists only the first %d and searches only those", search.UTF16Len(t.Description), listCap)})
+					fmt.Sprintf("description has %d characters; Claude Code lists only the first %d and searches only those", descLen, listCap)})
 			}
-			if search.UTF16Len(t.Description) > loadCap && loadCap != listCap {
+			if descLen > loadCap && loadCap != listCap {
 				problems = append(problems, problem{corpus.Warning, CodeDescriptionLoad, s, t.Name, "description",
 					fmt.Sprintf("description is cut to %d characters even once the tool is loaded", loadCap)})
 			}
@@ -214,16 +232,18 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 	sortEntries(builtins)
 	sortEntries(mcps)
 	// Same wire name twice (e.g. "a.b" and "a_b"): the pool keeps the
-	// first in pool order (assembleToolPool's uniqBy, background §3).
+	// first in pool order (assembleToolPool's uniqBy, background §3). The
+	// MCP tools are sorted by name and collation tells two distinct wire
+	// names apart (they are all [A-Za-z0-9_-]), so the tools sharing a
+	// name are next to each other.
 	kept := mcps[:0]
-	byName := map[string]*entry{}
 	for _, e := range mcps {
-		if first, ok := byName[e.name]; ok {
+		if len(kept) > 0 && kept[len(kept)-1].name == e.name {
+			first := kept[len(kept)-1]
 			problems = append(problems, problem{corpus.Warning, CodeNameCollision, e.srv, e.tool.Name, "name",
 				fmt.Sprintf("sanitised name %s collides with %s; Claude Code keeps only the first", e.name, first.id)})
 			continue
 		}
-		byName[e.name] = e
 		kept = append(kept, e)
 	}
 	return append(builtins, kept...), problems
@@ -234,13 +254,22 @@ func newBuiltinEntry(name string, prof Profile) *entry {
 	// Built-in names (spec §1): camelCase split; coarse = the whole name.
 	e.parts = splitBuiltinName(name)
 	if prof.Coarse {
-		e.coarse = []string{jsLower(name)}
+		e.coarse = []string{e.lower}
 	}
-	e.full = strings.Join(e.parts, " ")
 	return e
 }
 
-func newMCPEntry(s *corpus.Server, t *corpus.Tool, wire string, prof Profile, listCap, loadCap, hintCap int) *entry {
+// serverNames are a server's names as its tools' entries need them:
+// sanitised for the wire name, and (2.1.156+) lowercased and split into
+// parts (spec §1), computed once per server.
+type serverNames struct {
+	wire, lower string
+	parts       []string
+}
+
+// newMCPEntry makes a tool's entry; descLen is the UTF-16 length of its
+// description.
+func newMCPEntry(s *corpus.Server, srv *serverNames, t *corpus.Tool, wire string, prof Profile, descLen, listCap, loadCap, hintCap int) *entry {
 	e := &entry{name: wire, lower: jsLower(wire), id: t.ID(), tool: t, srv: s, mcp: true,
 		bareRaw: t.Name, bareSan: sanitize(t.Name)}
 	if v, ok := t.MetaBool("anthropic/alwaysLoad"); !ok || !v {
@@ -249,22 +278,26 @@ func newMCPEntry(s *corpus.Server, t *corpus.Tool, wire string, prof Profile, li
 	if prof.Coarse {
 		// spec §1: coarse = [lower(server), lower(tool)], empty ones
 		// dropped; parts = each split on [\s_.]+.
-		for _, c := range []string{jsLower(s.Name), jsLower(t.Name)} {
-			if c != "" {
-				e.coarse = append(e.coarse, c)
-				e.parts = append(e.parts, splitCoarse(c)...)
-			}
+		tool := jsLower(t.Name)
+		e.coarse = make([]string, 0, 2)
+		e.parts = make([]string, 0, len(srv.parts)+countCoarseParts(tool))
+		if srv.lower != "" {
+			e.coarse = append(e.coarse, srv.lower)
+			e.parts = append(e.parts, srv.parts...)
+		}
+		if tool != "" {
+			e.coarse = append(e.coarse, tool)
+			e.parts = appendCoarseParts(e.parts, tool)
 		}
 	} else {
 		e.parts = splitLegacy(wire)
 	}
-	e.full = strings.Join(e.parts, " ")
-	listed, cut := capText(t.Description, listCap)
+	listed, cut := capTextLen(t.Description, descLen, listCap)
 	e.desc, e.descCut = jsLower(listed), cut
 	if h, ok := t.MetaString("anthropic/searchHint"); ok {
 		e.hint, e.hasHint = normalizeHint(h, hintCap)
 	}
-	e.loadedDesc, _ = capText(t.Description, loadCap)
+	e.loadedDesc, _ = capTextLen(t.Description, descLen, loadCap)
 	return e
 }
 
@@ -303,58 +336,99 @@ func serverFailure(s *corpus.Server) (t *corpus.Tool, field, why string) {
 }
 
 func toolSchemaFailure(v ojson.Value) (field, why string) {
-	optString := func(key string) (string, string) {
-		if x, ok := v.Get(key); ok && x.Kind != ojson.String {
-			return key, fmt.Sprintf("%s is a %s, not a string", key, x.Kind)
+	// One pass over the members, last first: the value of a repeated key
+	// is its last one (ojson.Value.Get, JSON.parse).
+	var title, desc, in, out, meta, ann, icons ojson.Value
+	if v.Kind == ojson.Object {
+		for i := len(v.Members) - 1; i >= 0; i-- {
+			m := &v.Members[i]
+			var slot *ojson.Value
+			switch m.Key {
+			case "title":
+				slot = &title
+			case "description":
+				slot = &desc
+			case "inputSchema":
+				slot = &in
+			case "outputSchema":
+				slot = &out
+			case "_meta":
+				slot = &meta
+			case "annotations":
+				slot = &ann
+			case "icons":
+				slot = &icons
+			default:
+				continue
+			}
+			if slot.Kind == ojson.Invalid {
+				*slot = m.Value
+			}
 		}
-		return "", ""
 	}
-	if f, w := optString("title"); w != "" {
-		return f, w
+	for _, f := range []struct {
+		key string
+		v   *ojson.Value
+	}{{"title", &title}, {"description", &desc}} {
+		if f.v.Kind != ojson.Invalid && f.v.Kind != ojson.String {
+			return f.key, fmt.Sprintf("%s is a %s, not a string", f.key, f.v.Kind)
+		}
 	}
-	if f, w := optString("description"); w != "" {
-		return f, w
-	}
-	in, ok := v.Get("inputSchema")
-	switch {
-	case !ok:
+	switch in.Kind {
+	case ojson.Invalid:
 		return "inputSchema", "inputSchema is missing"
-	case in.Kind != ojson.Object:
+	case ojson.Object:
+	default:
 		return "inputSchema", fmt.Sprintf("inputSchema is a %s, not an object", in.Kind)
 	}
-	if ty, ok := in.Get("type"); !ok || ty.Kind != ojson.String || ty.Str != "object" {
+	var ty, props, req ojson.Value
+	for i := len(in.Members) - 1; i >= 0; i-- {
+		m := &in.Members[i]
+		switch {
+		case m.Key == "type" && ty.Kind == ojson.Invalid:
+			ty = m.Value
+		case m.Key == "properties" && props.Kind == ojson.Invalid:
+			props = m.Value
+		case m.Key == "required" && req.Kind == ojson.Invalid:
+			req = m.Value
+		}
+	}
+	if ty.Kind != ojson.String || ty.Str != "object" {
 		return "inputSchema.type", `inputSchema.type is not "object"`
 	}
-	if p, ok := in.Get("properties"); ok && p.Kind != ojson.Object {
-		return "inputSchema.properties", fmt.Sprintf("properties is a %s, not an object", p.Kind)
+	if props.Kind != ojson.Invalid && props.Kind != ojson.Object {
+		return "inputSchema.properties", fmt.Sprintf("properties is a %s, not an object", props.Kind)
 	}
-	if r, ok := in.Get("required"); ok {
-		if r.Kind != ojson.Array {
-			return "inputSchema.required", fmt.Sprintf("required is a %s, not an array", r.Kind)
+	if req.Kind != ojson.Invalid {
+		if req.Kind != ojson.Array {
+			return "inputSchema.required", fmt.Sprintf("required is a %s, not an array", req.Kind)
 		}
-		for i, e := range r.Array {
+		for i, e := range req.Array {
 			if e.Kind != ojson.String {
 				return fmt.Sprintf("inputSchema.required[%d]", i), fmt.Sprintf("required entry is a %s, not a string", e.Kind)
 			}
 		}
 	}
-	for _, key := range []string{"outputSchema", "_meta", "annotations"} {
-		if x, ok := v.Get(key); ok && x.Kind != ojson.Object {
-			return key, fmt.Sprintf("%s is a %s, not an object", key, x.Kind)
+	for _, f := range []struct {
+		key string
+		v   *ojson.Value
+	}{{"outputSchema", &out}, {"_meta", &meta}, {"annotations", &ann}} {
+		if f.v.Kind != ojson.Invalid && f.v.Kind != ojson.Object {
+			return f.key, fmt.Sprintf("%s is a %s, not an object", f.key, f.v.Kind)
 		}
 	}
-	if a, ok := v.Get("annotations"); ok {
-		if x, ok := a.Get("title"); ok && x.Kind != ojson.String {
+	if ann.Kind == ojson.Object {
+		if x, ok := ann.Get("title"); ok && x.Kind != ojson.String {
 			return "annotations.title", fmt.Sprintf("annotations.title is a %s, not a string", x.Kind)
 		}
 		for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
-			if x, ok := a.Get(k); ok && x.Kind != ojson.Bool {
+			if x, ok := ann.Get(k); ok && x.Kind != ojson.Bool {
 				return "annotations." + k, fmt.Sprintf("annotations.%s is a %s, not a boolean", k, x.Kind)
 			}
 		}
 	}
-	if x, ok := v.Get("icons"); ok && x.Kind != ojson.Array {
-		return "icons", fmt.Sprintf("icons is a %s, not an array", x.Kind)
+	if icons.Kind != ojson.Invalid && icons.Kind != ojson.Array {
+		return "icons", fmt.Sprintf("icons is a %s, not an array", icons.Kind)
 	}
 	return "", ""
 }

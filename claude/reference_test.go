@@ -154,7 +154,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 			} else if cs {
 				total += w[3]
 			}
-			if total == 0 && strings.Contains(e.full, t) {
+			if total == 0 && strings.Contains(e.fullName(), t) {
 				total += 3
 			}
 			if e.hasHint && re(t).MatchString(e.hint) {

@@ -551,7 +551,7 @@ func explain(e *entry, terms []string, nreq int) []string {
 			s += w.coarseSub
 		}
 		if total+s == 0 && f&fFull != 0 {
-			sig = append(sig, fmt.Sprintf("name %q contains +%d", e.full, fullWeight))
+			sig = append(sig, fmt.Sprintf("name %q contains +%d", e.fullName(), fullWeight))
 			s += fullWeight
 		}
 		if f&fHint != 0 {

@@ -47,7 +47,12 @@ func wordRuns(s string, add func(string)) {
 // capText cuts s to max UTF-16 units and appends the marker when it cut
 // (spec §3: "description.slice(0, cap) + '… [truncated]'").
 func capText(s string, max int) (string, bool) {
-	if max <= 0 || search.UTF16Len(s) <= max {
+	return capTextLen(s, search.UTF16Len(s), max)
+}
+
+// capTextLen is capText for s of n UTF-16 units.
+func capTextLen(s string, n, max int) (string, bool) {
+	if max <= 0 || n <= max {
 		return s, false
 	}
 	cut, _ := search.SliceUTF16(s, max)
@@ -89,8 +94,37 @@ func splitBuiltinName(name string) []string {
 
 // splitCoarse splits a coarse part on runs of whitespace, "_" or "."
 // (JavaScript /[\s_.]+/), dropping empty pieces (spec §1).
-func splitCoarse(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' || search.IsJSSpace(r) })
+func splitCoarse(s string) []string { return appendCoarseParts(nil, s) }
+
+// appendCoarseParts appends splitCoarse(s) to parts.
+func appendCoarseParts(parts []string, s string) []string {
+	eachCoarsePart(s, func(p string) { parts = append(parts, p) })
+	return parts
+}
+
+// countCoarseParts is len(splitCoarse(s)).
+func countCoarseParts(s string) int {
+	n := 0
+	eachCoarsePart(s, func(string) { n++ })
+	return n
+}
+
+// eachCoarsePart calls part with each piece of splitCoarse(s), in order.
+func eachCoarsePart(s string, part func(string)) {
+	start := -1
+	for i, r := range s {
+		if r == '_' || r == '.' || search.IsJSSpace(r) {
+			if start >= 0 {
+				part(s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		part(s[start:])
+	}
 }
 
 // splitLegacy is the 2.1.88 parse of an MCP wire name (background §3):
