@@ -518,7 +518,7 @@ func TestPoolRules(t *testing.T) {
 			t.Errorf("%s: pool %q, want %q", tt.name, got, tt.want)
 		}
 		// the other server always stays
-		if s.byID["zz/ok"] == nil {
+		if _, ok := s.View("zz/ok"); !ok {
 			t.Errorf("%s: server zz lost", tt.name)
 		}
 		if tt.want == nil && (len(s.problems) == 0 || s.problems[0].Code != CodeServerDropped) {
@@ -593,6 +593,7 @@ func TestDescriptionCaps(t *testing.T) {
 	}
 	cat := catalogOf(t, fmt.Sprintf(`{"server":"s","tools":[{"name":"t","description":%q,"inputSchema":{"type":"object"}}]}`, strings.Repeat("y", 20000)))
 	s := New(cat, V2_1_328, Options{})
+	s.maps()
 	e := s.byID["s/t"]
 	if search.UTF16Len(e.desc) != 4096+13 || search.UTF16Len(e.loadedDesc) != 16384+13 {
 		t.Errorf("caps: listed %d, loaded %d", search.UTF16Len(e.desc), search.UTF16Len(e.loadedDesc))

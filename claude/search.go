@@ -52,10 +52,15 @@ type Simulator struct {
 	idx       *index
 	queries   atomic.Int64
 	scorePool sync.Pool // *scoreState
-	byID      map[corpus.ToolID]*entry
+	// byID, exact and exactLower are built on first use (mapsOnce):
 	// exact and exactLower map a name (lowercased) to the first tool with
-	// it, deferred pool first, then the whole pool (spec §1 step 1).
+	// it, deferred pool first, then the whole pool (spec §1 step 1). The
+	// first few name lookups scan the pool instead (findName), which is
+	// all a single `rank` needs.
+	mapsOnce          sync.Once
+	byID              map[corpus.ToolID]*entry
 	exact, exactLower map[string]*entry
+	lookups           atomic.Int64
 	problems          []corpus.Diagnostic
 	notes             []string
 
@@ -79,25 +84,18 @@ var (
 // would reject is left out and reported by Problems.
 func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 	pool, probs := buildPool(cat, prof, opts)
-	s := &Simulator{prof: prof, opts: opts, pool: pool, byID: map[corpus.ToolID]*entry{}}
+	s := &Simulator{prof: prof, opts: opts, pool: pool}
 	s.scorePool.New = func() any { return &scoreState{} }
+	ndeferred := 0
+	for _, e := range pool {
+		if e.deferred {
+			ndeferred++
+		}
+	}
+	s.deferred = make([]*entry, 0, ndeferred)
 	for _, e := range pool {
 		if e.deferred {
 			s.deferred = append(s.deferred, e)
-		}
-		if _, ok := s.byID[e.id]; !ok {
-			s.byID[e.id] = e
-		}
-	}
-	s.exact, s.exactLower = map[string]*entry{}, map[string]*entry{}
-	for _, list := range [][]*entry{s.deferred, s.pool} {
-		for _, e := range list {
-			if _, ok := s.exact[e.name]; !ok {
-				s.exact[e.name] = e
-			}
-			if _, ok := s.exactLower[e.lower]; !ok {
-				s.exactLower[e.lower] = e
-			}
 		}
 	}
 	var dropped []string
@@ -128,6 +126,53 @@ func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 		s.notes = append(s.notes, fmt.Sprintf("%d %s hidden from the model by _meta.ui.visibility", hidden, plural(hidden, "tool", "tools")))
 	}
 	return s
+}
+
+// maps builds byID, exact and exactLower once.
+func (s *Simulator) maps() {
+	s.mapsOnce.Do(func() {
+		s.byID = make(map[corpus.ToolID]*entry, len(s.pool))
+		for _, e := range s.pool {
+			if _, ok := s.byID[e.id]; !ok {
+				s.byID[e.id] = e
+			}
+		}
+		s.exact, s.exactLower = make(map[string]*entry, len(s.pool)), make(map[string]*entry, len(s.pool))
+		for _, list := range [][]*entry{s.deferred, s.pool} {
+			for _, e := range list {
+				if _, ok := s.exact[e.name]; !ok {
+					s.exact[e.name] = e
+				}
+				if _, ok := s.exactLower[e.lower]; !ok {
+					s.exactLower[e.lower] = e
+				}
+			}
+		}
+	})
+}
+
+// scanLookups is how many name lookups scan the pool before the maps are
+// built: a keyword query makes two (spec §1 step 1).
+const scanLookups = 4
+
+// findName returns the first tool named name (lower: whose lowercased
+// name is name), deferred pool first, then the whole pool (spec §1 step 1).
+func (s *Simulator) findName(name string, lower bool) *entry {
+	if s.lookups.Add(1) > scanLookups {
+		s.maps()
+		if lower {
+			return s.exactLower[name]
+		}
+		return s.exact[name]
+	}
+	for _, list := range [][]*entry{s.deferred, s.pool} {
+		for _, e := range list {
+			if lower && e.lower == name || !lower && e.name == name {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // Client returns the profile's id.
@@ -266,7 +311,7 @@ func (s *Simulator) selectTools(names []string) ([]*entry, [][]string) {
 		}
 	}
 	for _, n := range names {
-		if e := s.exact[n]; e != nil {
+		if e := s.findName(n, false); e != nil {
 			add(e, fmt.Sprintf("select: %q is its name", n))
 			continue
 		}
@@ -294,10 +339,10 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 	// case-insensitive only), deferred pool first, then every tool.
 	var e *entry
 	if s.prof.Coarse {
-		e = s.exact[q]
+		e = s.findName(q, false)
 	}
 	if e == nil {
-		e = s.exactLower[ql]
+		e = s.findName(ql, true)
 	}
 	if e != nil {
 		w := fmt.Sprintf("exact name %q", q)
@@ -625,6 +670,7 @@ func functionLine(e *entry) string {
 // View returns a tool's definition as the model reads it once loaded
 // (search.Viewer). Dropped, skipped and hidden tools are never shown.
 func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
+	s.maps()
 	e, ok := s.byID[id]
 	if !ok {
 		return search.ToolView{}, false
