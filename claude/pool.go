@@ -341,37 +341,32 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 	if v.Kind == ojson.Object {
 		for i := len(v.Members) - 1; i >= 0; i-- {
 			m := &v.Members[i]
-			var slot *ojson.Value
-			switch m.Key {
-			case "title":
-				slot = &title
-			case "description":
-				slot = &desc
-			case "inputSchema":
-				slot = &in
-			case "outputSchema":
-				slot = &out
-			case "_meta":
-				slot = &meta
-			case "annotations":
-				slot = &ann
-			case "icons":
-				slot = &icons
-			default:
-				continue
-			}
-			if slot.Kind == ojson.Invalid {
-				*slot = m.Value
+			switch {
+			case m.Key == "title" && title.Kind == ojson.Invalid:
+				title = m.Value
+			case m.Key == "description" && desc.Kind == ojson.Invalid:
+				desc = m.Value
+			case m.Key == "inputSchema" && in.Kind == ojson.Invalid:
+				in = m.Value
+			case m.Key == "outputSchema" && out.Kind == ojson.Invalid:
+				out = m.Value
+			case m.Key == "_meta" && meta.Kind == ojson.Invalid:
+				meta = m.Value
+			case m.Key == "annotations" && ann.Kind == ojson.Invalid:
+				ann = m.Value
+			case m.Key == "icons" && icons.Kind == ojson.Invalid:
+				icons = m.Value
 			}
 		}
 	}
-	for _, f := range []struct {
-		key string
-		v   *ojson.Value
-	}{{"title", &title}, {"description", &desc}} {
-		if f.v.Kind != ojson.Invalid && f.v.Kind != ojson.String {
-			return f.key, fmt.Sprintf("%s is a %s, not a string", f.key, f.v.Kind)
-		}
+	notString := func(key string, k ojson.Kind) (string, string) {
+		return key, fmt.Sprintf("%s is a %s, not a string", key, k)
+	}
+	if title.Kind != ojson.Invalid && title.Kind != ojson.String {
+		return notString("title", title.Kind)
+	}
+	if desc.Kind != ojson.Invalid && desc.Kind != ojson.String {
+		return notString("description", desc.Kind)
 	}
 	switch in.Kind {
 	case ojson.Invalid:
@@ -408,12 +403,10 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 			}
 		}
 	}
-	for _, f := range []struct {
-		key string
-		v   *ojson.Value
-	}{{"outputSchema", &out}, {"_meta", &meta}, {"annotations", &ann}} {
-		if f.v.Kind != ojson.Invalid && f.v.Kind != ojson.Object {
-			return f.key, fmt.Sprintf("%s is a %s, not an object", f.key, f.v.Kind)
+	for i, k := range [...]ojson.Kind{out.Kind, meta.Kind, ann.Kind} {
+		if k != ojson.Invalid && k != ojson.Object {
+			key := [...]string{"outputSchema", "_meta", "annotations"}[i]
+			return key, fmt.Sprintf("%s is a %s, not an object", key, k)
 		}
 	}
 	if ann.Kind == ojson.Object {
