@@ -311,51 +311,6 @@ func (g *globalOptions) checkSelected(ids []search.ClientID) error {
 	return nil
 }
 
-// streamTools is the catalog size from which rank builds and searches the
-// clients one at a time, letting each go before building the next: the
-// peak memory is the catalog and the largest client instead of the
-// catalog and every client (100,000 tools: 1.5 GB of simulators in all).
-// Smaller catalogs build the clients in parallel first, as before.
-var streamTools = 20_000
-
-// rankEach is simulators plus toolfind.Rank for a query, one client at a
-// time (see streamTools): build, search, drop. It reports one phase,
-// "build+search".
-func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q search.Query) ([]search.Result, error) {
-	opts, err := g.options()
-	if err != nil {
-		return nil, err
-	}
-	profiles, err := search.Resolve(g.clients)
-	if err != nil {
-		return nil, usageError("--client: %v", err)
-	}
-	ids := make([]search.ClientID, len(profiles))
-	for i, p := range profiles {
-		ids[i] = p.ID
-	}
-	if err := g.checkSelected(ids); err != nil {
-		return nil, err
-	}
-	g.sayResolutions()
-	ph := g.run().begin("build+search", int64(len(profiles)), false)
-	results := make([]search.Result, 0, len(profiles))
-	for i, p := range profiles {
-		sim, err := search.Build(p, cat, opts[p.ID.Name])
-		if err != nil {
-			return nil, g.buildError(err)
-		}
-		rs, err := toolfind.Rank(ctx, []search.Simulator{sim}, q)
-		if err != nil {
-			return nil, err
-		}
-		results = append(results, rs...)
-		ph.set(int64(i + 1))
-	}
-	ph.end(fmt.Sprintf("built and searched %s one at a time", count(len(profiles), "client", "clients")))
-	return results, nil
-}
-
 // sayResolutions tells, on stderr, which profile answers each release named
 // with --client that has no profile of its own (specs/claude.md §0).
 func (g *globalOptions) sayResolutions() {
