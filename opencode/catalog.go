@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"bytes"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +41,38 @@ func FirstLine(description string) string {
 		return sliceUTF16(first, descriptionKeep) + "..."
 	}
 	return first
+}
+
+// lineTokens is Tokens(CatalogLine(signature, description)) without
+// building the line: its parts are joined at ASCII characters, so their
+// UTF-16 lengths add up.
+func lineTokens(signature, description string) int {
+	n := len("  - ") + utf16Len(signature)
+	if d := FirstLine(description); d != "" {
+		n += len(" // ") + utf16Len(d)
+	}
+	return roundQuarter(n)
+}
+
+// localeRanks gives each string its place in localeCompare order (equal
+// strings the same place), so that comparing two places compares the
+// strings: a small integer per string instead of a collation key.
+func localeRanks(ss []string) []int32 {
+	keys := search.LocaleKeys(ss)
+	idx := make([]int32, len(ss))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int { return bytes.Compare(keys[a], keys[b]) })
+	ranks := make([]int32, len(ss))
+	for k, i := range idx {
+		if k > 0 && bytes.Equal(keys[i], keys[idx[k-1]]) {
+			ranks[i] = ranks[idx[k-1]]
+		} else {
+			ranks[i] = int32(k)
+		}
+	}
+	return ranks
 }
 
 // CatalogLine is one tool's line in the catalog (§C.2 step 2):
@@ -110,12 +144,19 @@ var style118 = planStyle{header: "tools.$codemode.search", advert: searchSignatu
 // followed at the end by the search function's signature. shown[i] tells
 // whether items[i] made it.
 func PlanCatalog(items []CatalogItem, budget int) (Catalog, []bool) {
-	return planCatalog(items, nil, budget, style118)
+	paths := make([]string, len(items))
+	cost := make([]int, len(items))
+	for i, it := range items {
+		paths[i], cost[i] = it.Path, Tokens(it.Line)
+	}
+	return planCatalog(paths, cost, func(i int) string { return items[i].Line }, nil, budget, style118)
 }
 
-// planCatalog is PlanCatalog; pathKeys, when not nil, are the paths'
-// collation keys (search.LocaleKeys), already computed by the caller.
-func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyle) (Catalog, []bool) {
+// planCatalog is PlanCatalog over the items' paths, costs (Tokens of each
+// line) and lines, which it asks for only for the lines it shows.
+// pathRanks, when not nil, are the paths' places in localeCompare order
+// (localeRanks), already computed by the caller.
+func planCatalog(paths []string, cost []int, line func(i int) string, pathRanks []int32, budget int, st planStyle) (Catalog, []bool) {
 	type ns struct {
 		name   string
 		key    string // collation key of name
@@ -125,9 +166,8 @@ func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyl
 	}
 	byName := map[string]*ns{}
 	var order []*ns
-	cost := make([]int, len(items))
-	for i, it := range items {
-		name, _, _ := strings.Cut(it.Path, ".")
+	for i, path := range paths {
+		name, _, _ := strings.Cut(path, ".")
 		g := byName[name]
 		if g == nil {
 			g = &ns{name: name, picked: map[int]bool{}}
@@ -135,7 +175,6 @@ func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyl
 			order = append(order, g)
 		}
 		g.all = append(g.all, i)
-		cost[i] = Tokens(it.Line)
 	}
 	names := make([]string, len(order))
 	for i, g := range order {
@@ -145,12 +184,8 @@ func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyl
 		order[i].key = string(k)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return order[i].key < order[j].key })
-	if pathKeys == nil {
-		paths := make([]string, len(items))
-		for i, it := range items {
-			paths[i] = it.Path
-		}
-		pathKeys = search.LocaleKeys(paths)
+	if pathRanks == nil {
+		pathRanks = localeRanks(paths)
 	}
 	for _, g := range order {
 		g.queue = append([]int(nil), g.all...)
@@ -159,7 +194,7 @@ func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyl
 			if cost[x] != cost[y] {
 				return cost[x] < cost[y]
 			}
-			return string(pathKeys[x]) < string(pathKeys[y])
+			return pathRanks[x] < pathRanks[y]
 		})
 	}
 	used := 0
@@ -185,8 +220,8 @@ func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyl
 		}
 		active = next
 	}
-	shown := make([]bool, len(items))
-	c := Catalog{Total: len(items), Used: used, Budget: budget}
+	shown := make([]bool, len(paths))
+	c := Catalog{Total: len(paths), Used: used, Budget: budget}
 	for _, g := range order {
 		c.Shown += len(g.picked)
 	}
@@ -216,7 +251,8 @@ func planCatalog(items []CatalogItem, pathKeys [][]byte, budget int, st planStyl
 			for _, i := range g.all {
 				if g.picked[i] {
 					shown[i] = true
-					b.WriteString("\n" + items[i].Line)
+					b.WriteByte('\n')
+					b.WriteString(line(i))
 				}
 			}
 			c.Namespaces = append(c.Namespaces, NamespaceSummary{Name: g.name, Tools: n, Shown: k})

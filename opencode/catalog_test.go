@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
 )
@@ -245,4 +247,34 @@ func TestSignatures(t *testing.T) {
 	if got := Signature("github.get_me", ojson.Value{}, ojson.Value{}); got != "tools.github.get_me(input: unknown): Promise<unknown>" {
 		t.Errorf("absent schemas: %q", got)
 	}
+}
+
+// TestLineTokens: the cost computed from the parts is Tokens of the line.
+func TestLineTokens(t *testing.T) {
+	long := strings.Repeat("é", 130) // first line cut to 119 units + "..."
+	for _, tc := range []struct {
+		sig, desc string
+		want      int
+	}{
+		// "  - " 4 + 16 = 20 units → 5.
+		{"tools.a.b(input)", "", 5},
+		// 4 + 16 + " // " 4 + 5 = 29 → round(7.25) = 7.
+		{"tools.a.b(input)", "Hello\nworld", 7},
+		// 4 + 16 + 4 + 119 + 3 = 146 → round(36.5) = 37.
+		{"tools.a.b(input)", long, 37},
+		// "😀" is 2 UTF-16 units: 4 + 17 + 4 + 2 = 27 → round(6.75) = 7.
+		{"tools.a.b(input😀", "😀", 7},
+		// A description whose first line is blank: no comment. 4 + 2 = 6 → round(1.5) = 2.
+		{"xy", "   \nmore", 2},
+	} {
+		assert.Equal(t, tc.want, lineTokens(tc.sig, tc.desc), "%q %q", tc.sig, tc.desc)
+		assert.Equal(t, Tokens(CatalogLine(tc.sig, tc.desc)), tc.want, "%q %q", tc.sig, tc.desc)
+	}
+}
+
+// TestLocaleRanks: places in localeCompare order, equal strings sharing one.
+func TestLocaleRanks(t *testing.T) {
+	// localeCompare: "a" < "B" < "b_x" < "c" (case second, "_" before letters).
+	got := localeRanks([]string{"c", "b_x", "a", "B", "a"})
+	assert.Equal(t, []int32{4, 3, 0, 2, 0}, got)
 }

@@ -41,8 +41,8 @@ type CodeMode struct {
 	entries []*entry
 	index   searchIndex
 	catalog Catalog
-	// lines are the entries' catalog lines, shown which made it.
-	lines []string
+	// shown tells which entries the catalog shows (their lines are built
+	// when needed: line).
 	shown []bool
 	byID  map[corpus.ToolID]int
 	// problems are built on the first Problems call from the parts kept
@@ -73,22 +73,23 @@ func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
 	}
 	rejected := rejectedServers(cat)
 	s.entries = buildEntries(cat, rejected)
-	items := make([]CatalogItem, len(s.entries))
 	paths := make([]string, len(s.entries))
 	for i, e := range s.entries {
 		paths[i] = e.path
 	}
-	keys := search.LocaleKeys(paths)
-	s.lines = make([]string, len(s.entries))
+	ranks := localeRanks(paths)
+	cost := make([]int, len(s.entries))
 	lost := outputFallback(cat, rejected)
 	var budget []corpus.Diagnostic
+	s.index = make(searchIndex, len(s.entries))
 	for i, e := range s.entries {
 		t := e.tool
 		out := t.OutputSchema
 		if lost[t.Server] != nil {
 			out = ojson.Value{} // listed again without output schemas
 		}
-		sig, over := SignatureBudget(e.path, t.InputSchema, out)
+		rendered := RenderPath(e.path)
+		sig, over := signatureBudget(rendered, t.InputSchema, out)
 		if over != "" {
 			budget = append(budget, corpus.Diagnostic{Severity: corpus.Error, Code: "opencode-schema-too-large", Client: p.ID.String(),
 				File: fileOf(cat, t.Server), Server: t.Server, Tool: t.Name, Field: over,
@@ -96,18 +97,22 @@ func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
 					"OpenCode's renderer has only its depth limit of %d, so it would expand the type in full", MaxTypeRenderNodes, maxTypeDepth)})
 		}
 		desc := toolDescription(t)
-		s.lines[i] = CatalogLine(sig, desc)
-		items[i] = CatalogItem{Path: e.path, Line: s.lines[i]}
-		s.index = append(s.index, newIndexEntry(e, desc, sig, keys[i]))
+		cost[i] = lineTokens(sig, desc)
+		s.index[i] = newIndexEntry(e, rendered, desc, sig, ranks[i])
 		s.byID[t.ID()] = i
 	}
-	s.catalog, s.shown = planCatalog(items, keys, p.Budget, s.style)
+	s.catalog, s.shown = planCatalog(paths, cost, s.line, ranks, p.Budget, s.style)
 	s.problemsOf = func() []corpus.Diagnostic {
 		ps := append(rejectionProblems(cat, p.ID.String(), rejected), outputFallbackProblems(cat, p.ID.String(), lost)...)
 		ps = append(ps, s.diagnose(cat)...)
 		return append(ps, budget...)
 	}
 	return s
+}
+
+// line is entry i's catalog line.
+func (s *CodeMode) line(i int) string {
+	return CatalogLine(s.index[i].signature, s.index[i].desc)
 }
 
 // toolDescription is `def.description ?? ""`.
@@ -276,7 +281,7 @@ func (s *CodeMode) View(id corpus.ToolID) (search.ToolView, bool) {
 	e := s.index[i]
 	v := search.ToolView{Tool: id, Name: e.rendered}
 	if s.shown[i] {
-		v.Text = s.lines[i]
+		v.Text = s.line(i)
 		v.Notes = []string{"shown in the code mode catalog"}
 	} else {
 		v.Text = e.signature
@@ -314,7 +319,7 @@ func (s *CodeMode) diagnose(cat *corpus.Catalog) []corpus.Diagnostic {
 			d(corpus.Info, "opencode-description-empty", "description", "the description's first line is empty, so the catalog line has no comment")
 		}
 		if !s.shown[i] {
-			d(corpus.Info, "opencode-not-in-catalog", "", fmt.Sprintf("not among the %d of %d tools the code mode catalog shows (its line costs %d of the %d budget); the model finds it only through tools.$codemode.search", s.catalog.Shown, s.catalog.Total, Tokens(s.lines[i]), s.catalog.Budget))
+			d(corpus.Info, "opencode-not-in-catalog", "", fmt.Sprintf("not among the %d of %d tools the code mode catalog shows (its line costs %d of the %d budget); the model finds it only through tools.$codemode.search", s.catalog.Shown, s.catalog.Total, Tokens(s.line(i)), s.catalog.Budget))
 		}
 	}
 	return out

@@ -80,8 +80,11 @@ func FuzzCatalog(f *testing.F) {
 		}
 		c := newCodeMode(cat, profile118())
 		for i, e := range c.entries {
-			if c.shown[i] && !strings.Contains(c.catalog.Text, c.lines[i]) {
+			if c.shown[i] && !strings.Contains(c.catalog.Text, c.line(i)) {
 				t.Fatalf("%s shown but not in the section", e.path)
+			}
+			if got, want := lineTokens(c.index[i].signature, c.index[i].desc), Tokens(c.line(i)); got != want {
+				t.Fatalf("%s: lineTokens %d, Tokens of the line %d", e.path, got, want)
 			}
 		}
 		c.runSearch(SearchInput{Query: s})

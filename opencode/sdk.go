@@ -37,7 +37,11 @@ func sdkReject(t *corpus.Tool) *rejection {
 		if a.Kind != ojson.Object {
 			return r("annotations", "annotations is %s, not an object", a.Kind)
 		}
-		for _, m := range a.Dedup().Members {
+		ms := a.Members
+		if hasDuplicateKey(ms) {
+			ms = a.Dedup().Members
+		}
+		for _, m := range ms {
 			want := ojson.Bool
 			switch m.Key {
 			case "title":

@@ -85,7 +85,7 @@ type indexEntry struct {
 	lpath     string // lowercased unrendered path
 	ldesc     string // lowercased description
 	text      string // lowercased search text
-	pathKey   string // collation key of the unrendered path
+	pathRank  int32  // place of the unrendered path in localeCompare order
 	signature string
 	desc      string
 }
@@ -93,9 +93,9 @@ type indexEntry struct {
 // newIndexEntry prepares one tool for search(). The lowercased path and
 // description are, in the usual case, the start of the lowercased search
 // text, and are then kept as slices of it rather than as copies.
-func newIndexEntry(e *entry, desc, sig string, pathKey []byte) *indexEntry {
+func newIndexEntry(e *entry, rendered, desc, sig string, pathRank int32) *indexEntry {
 	text := searchText(e.path, desc, e.tool.InputSchema)
-	ie := &indexEntry{e: e, rendered: RenderPath(e.path), text: text, pathKey: string(pathKey), signature: sig, desc: desc}
+	ie := &indexEntry{e: e, rendered: rendered, text: text, pathRank: pathRank, signature: sig, desc: desc}
 	ie.lpath = lowerIn(text, 0, e.path)
 	if len(text) > len(ie.lpath) && text[len(ie.lpath)] == '\n' {
 		ie.ldesc = lowerIn(text, len(ie.lpath)+1, desc)
@@ -139,9 +139,38 @@ func lowerIn(text string, off int, s string) string {
 // schema's top level, or from the local definition a top-level $ref
 // names; any shape the JavaScript would trip over gives no properties.
 func searchText(path, description string, input ojson.Value) string {
-	parts := []string{path, description}
-	parts = append(parts, propertyText(input)...)
-	return jsLower(strings.Join(parts, "\n"))
+	props := propertyText(input)
+	n := len(path) + 1 + len(description)
+	for _, p := range props {
+		n += 1 + len(p)
+	}
+	// The parts are joined and their ASCII letters lowercased in one
+	// copy; jsLower then has only non-ASCII text left to map, if any.
+	var b strings.Builder
+	b.Grow(n)
+	ascii := true
+	add := func(s string) {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			} else if c >= utf8.RuneSelf {
+				ascii = false
+			}
+			b.WriteByte(c)
+		}
+	}
+	add(path)
+	b.WriteByte('\n')
+	add(description)
+	for _, p := range props {
+		b.WriteByte('\n')
+		add(p)
+	}
+	if !ascii {
+		return jsLower(b.String())
+	}
+	return b.String()
 }
 
 func propertyText(input ojson.Value) (out []string) {
@@ -332,7 +361,7 @@ func (idx searchIndex) run(in SearchInput) SearchResult {
 			if list[i].score != list[j].score {
 				return list[i].score > list[j].score
 			}
-			return list[i].e.pathKey < list[j].e.pathKey
+			return list[i].e.pathRank < list[j].e.pathRank
 		})
 	}
 	res := SearchResult{Exact: exact, Matched: len(list), Next: -1}

@@ -286,18 +286,23 @@ func entries(v ojson.Value) []ojson.Member {
 // jsMembers returns an object's members as JSON.parse + Object.entries
 // sees them: duplicate keys collapsed (first position, last value), then
 // array-index keys first in ascending order.
+//
+// The usual object (distinct keys, none an array index) is returned as it
+// is, without allocating; callers do not modify the result.
 func jsMembers(v ojson.Value) []ojson.Member {
 	ms := v.Members
-	dup := false
-	seen := make(map[string]bool, len(ms))
-	for _, m := range ms {
-		if seen[m.Key] {
-			dup = true
-			break
+	if !hasDuplicateKey(ms) {
+		plain := true
+		for _, m := range ms {
+			if _, ok := arrayIndex(m.Key); ok {
+				plain = false
+				break
+			}
 		}
-		seen[m.Key] = true
-	}
-	if dup {
+		if plain {
+			return ms
+		}
+	} else {
 		ms = ojson.Value{Kind: ojson.Object, Members: ms}.Dedup().Members
 	}
 	keys := make([]string, len(ms))
@@ -312,6 +317,29 @@ func jsMembers(v ojson.Value) []ojson.Member {
 		out[i] = byKey[k]
 	}
 	return out
+}
+
+// hasDuplicateKey reports whether two members share a key: pairwise for
+// the usual few members, with a set for many.
+func hasDuplicateKey(ms []ojson.Member) bool {
+	if len(ms) <= 16 {
+		for i := 1; i < len(ms); i++ {
+			for j := 0; j < i; j++ {
+				if ms[i].Key == ms[j].Key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		if seen[m.Key] {
+			return true
+		}
+		seen[m.Key] = true
+	}
+	return false
 }
 
 // jsonCompact is JSON.stringify(v) of a parsed JSON value.
@@ -712,6 +740,11 @@ func Signature(path string, inputSchema, outputSchema ojson.Value) string {
 // SignatureBudget is Signature that also names the schema ("inputSchema",
 // "outputSchema") whose type passed MaxTypeRenderNodes, or "".
 func SignatureBudget(path string, inputSchema, outputSchema ojson.Value) (sig, over string) {
+	return signatureBudget(RenderPath(path), inputSchema, outputSchema)
+}
+
+// signatureBudget is SignatureBudget for an already rendered path.
+func signatureBudget(rendered string, inputSchema, outputSchema ojson.Value) (sig, over string) {
 	out := "unknown"
 	if outputSchema.Kind != ojson.Invalid {
 		var o bool
@@ -723,5 +756,5 @@ func SignatureBudget(path string, inputSchema, outputSchema ojson.Value) (sig, o
 	if o {
 		over = "inputSchema"
 	}
-	return RenderPath(path) + "(input: " + in + "): Promise<" + out + ">", over
+	return rendered + "(input: " + in + "): Promise<" + out + ">", over
 }
