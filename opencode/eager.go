@@ -1,10 +1,10 @@
 package opencode
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -83,9 +83,9 @@ func EagerDefinition(t *corpus.Tool) string {
 
 func appendEagerDefinition(b *strings.Builder, t *corpus.Tool) {
 	b.WriteString(`{"type":"function","function":{"name":`)
-	b.WriteString(jsonString(ToolKey(t.Server, t.Name)))
+	ojson.AppendJSString(b, ToolKey(t.Server, t.Name))
 	b.WriteString(`,"description":`)
-	b.WriteString(jsonString(toolDescription(t)))
+	ojson.AppendJSString(b, toolDescription(t))
 	b.WriteString(`,"parameters":`)
 	EagerParameters(t.InputSchema).AppendJS(b, "")
 	b.WriteString(`}}`)
@@ -115,20 +115,8 @@ func NewEager(cat *corpus.Catalog) *Eager {
 	// The request lists the tools sorted by name with localeCompare, the
 	// built-ins among them (oracle-verified: bash, Bee_x, edit, …, s_a_b,
 	// s_a-b, s_a1, s_alpha, s_Zeta, skill, …).
-	keys := make([]string, len(s.entries))
-	for i, e := range s.entries {
-		keys[i] = e.key
-	}
-	ck := search.LocaleKeys(keys)
-	idx := make([]int, len(keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return string(ck[idx[a]]) < string(ck[idx[b]]) })
-	sorted := make([]*entry, len(idx))
-	for i, j := range idx {
-		sorted[i] = s.entries[j]
-	}
+	sorted := slices.Clone(s.entries)
+	slices.SortStableFunc(sorted, func(a, b *entry) int { return cmp.Compare(a.keyRank, b.keyRank) })
 	s.entries = sorted
 	// The definitions are written one after the other into the shown text
 	// (one a line) and each is a slice of it.
@@ -187,9 +175,11 @@ func (s *Eager) Search(ctx context.Context, q search.Query) (search.Result, erro
 	mcp, builtin, total := s.DefinitionTokens()
 	r := search.Result{Client: s.id.String(), Limit: len(s.entries), Hits: make([]search.Hit, 0, len(s.entries)),
 		Shown: s.shown, ShownTokens: total}
+	// One reason for every hit, shared (full: an append copies it).
+	why := []string{"eager: sent as a top-level tool with every request"}
 	for i, e := range s.entries {
 		r.Hits = append(r.Hits, search.Hit{Rank: 1, RankWorst: 1, PWithinLimit: 1, Tool: e.tool.ID(), Name: e.key,
-			Why:   []string{"eager: sent as a top-level tool with every request"},
+			Why:   why[:1:1],
 			Extra: map[string]any{"definition_tokens": s.defTok[i]}})
 	}
 	r.Notes = []string{

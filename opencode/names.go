@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +31,8 @@ type entry struct {
 	tool      *corpus.Tool
 	// shadowed are the earlier tools whose key this one took over.
 	shadowed []*corpus.Tool
+	// keyRank is the key's place in localeCompare order.
+	keyRank int32
 }
 
 // buildEntries reproduces how OpenCode 1.18.33 turns its MCP tools into
@@ -78,7 +82,13 @@ func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry 
 			keys = append(keys, k)
 		}
 	}
-	search.SortLocale(keys)
+	// localeCompare order, stable (search.SortLocale), with each key's
+	// place kept for the eager request's order.
+	ranks := localeRanks(keys)
+	for i, k := range keys {
+		byKey[k].keyRank = ranks[i]
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(byKey[a].keyRank, byKey[b].keyRank) })
 	// Longest server names first; stable, so equal lengths keep
 	// connection order (Array.prototype.sort is stable).
 	longest := append([]string(nil), servers...)
