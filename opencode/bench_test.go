@@ -1,30 +1,46 @@
 package opencode
 
 import (
+	"bytes"
 	"context"
 	"testing"
+	"testing/fstest"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/gencat"
 	"github.com/toolfind/toolfind/search"
 )
 
-// Benchmarks on the demo catalog (19 tools) and the 15 shared catalogs
-// merged (1,111 tools): building a simulator (signatures, catalog plan,
-// search index) and answering one query.
+// Benchmarks on the demo catalog (19 tools), the 15 shared catalogs
+// merged (1,111 tools) and gencat's synthetic 10,000 tools: building a
+// simulator (signatures, catalog plan, search index) and answering one
+// query.
 
 var benchQueries = []string{"create issues", "list pull requests", "read file", "memory search", "navigate to a page and take a screenshot"}
 
 func benchCatalog(b *testing.B, name string) *corpus.Catalog {
-	if name == "demo" {
+	switch name {
+	case "demo":
 		return corpus.Demo()
+	case "gen10k":
+		var buf bytes.Buffer
+		if err := gencat.Write(&buf, 10_000, 1); err != nil {
+			b.Fatal(err)
+		}
+		cat, err := corpus.LoadFS(fstest.MapFS{"gen.json": {Data: buf.Bytes()}}, "gen.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return cat
 	}
 	return loadShared(b, "*")
 }
 
 func BenchmarkNewCodeMode(b *testing.B) {
-	for _, name := range []string{"demo", "all"} {
+	for _, name := range []string{"demo", "all", "gen10k"} {
 		cat := benchCatalog(b, name)
 		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				newCodeMode(cat, profile118())
 			}
@@ -48,9 +64,10 @@ func BenchmarkCodeModeSearch(b *testing.B) {
 }
 
 func BenchmarkNewEager(b *testing.B) {
-	for _, name := range []string{"demo", "all"} {
+	for _, name := range []string{"demo", "all", "gen10k"} {
 		cat := benchCatalog(b, name)
 		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				NewEager(cat)
 			}

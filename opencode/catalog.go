@@ -1,8 +1,6 @@
 package opencode
 
 import (
-	"bytes"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,27 +50,6 @@ func lineTokens(signature, description string) int {
 		n += len(" // ") + utf16Len(d)
 	}
 	return roundQuarter(n)
-}
-
-// localeRanks gives each string its place in localeCompare order (equal
-// strings the same place), so that comparing two places compares the
-// strings: a small integer per string instead of a collation key.
-func localeRanks(ss []string) []int32 {
-	keys := search.LocaleKeys(ss)
-	idx := make([]int32, len(ss))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortFunc(idx, func(a, b int32) int { return bytes.Compare(keys[a], keys[b]) })
-	ranks := make([]int32, len(ss))
-	for k, i := range idx {
-		if k > 0 && bytes.Equal(keys[i], keys[idx[k-1]]) {
-			ranks[i] = ranks[idx[k-1]]
-		} else {
-			ranks[i] = int32(k)
-		}
-	}
-	return ranks
 }
 
 // CatalogLine is one tool's line in the catalog (§C.2 step 2):

@@ -271,10 +271,3 @@ func TestLineTokens(t *testing.T) {
 		assert.Equal(t, Tokens(CatalogLine(tc.sig, tc.desc)), tc.want, "%q %q", tc.sig, tc.desc)
 	}
 }
-
-// TestLocaleRanks: places in localeCompare order, equal strings sharing one.
-func TestLocaleRanks(t *testing.T) {
-	// localeCompare: "a" < "B" < "b_x" < "c" (case second, "_" before letters).
-	got := localeRanks([]string{"c", "b_x", "a", "B", "a"})
-	assert.Equal(t, []int32{4, 3, 0, 2, 0}, got)
-}

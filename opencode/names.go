@@ -1,8 +1,6 @@
 package opencode
 
 import (
-	"cmp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -84,11 +82,13 @@ func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry 
 	}
 	// localeCompare order, stable (search.SortLocale), with each key's
 	// place kept for the eager request's order.
-	ranks := localeRanks(keys)
-	for i, k := range keys {
-		byKey[k].keyRank = ranks[i]
+	order, ranks := localeOrder(keys)
+	sorted := make([]string, len(keys))
+	for k, i := range order {
+		sorted[k] = keys[i]
+		byKey[keys[i]].keyRank = ranks[i]
 	}
-	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(byKey[a].keyRank, byKey[b].keyRank) })
+	keys = sorted
 	// Longest server names first; stable, so equal lengths keep
 	// connection order (Array.prototype.sort is stable).
 	longest := append([]string(nil), servers...)
