@@ -1,11 +1,14 @@
 package grok
 
 import (
+	"bytes"
 	"context"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/gencat"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -14,19 +17,27 @@ var (
 	benchCats map[string]*corpus.Catalog
 )
 
-// benchCatalogs returns the demo catalog and the 15 shared catalogs merged
-// (1,111 tools), loaded once.
+// benchCatalogs returns the demo catalog, the 15 shared catalogs merged
+// (1,111 tools) and gencat's synthetic 10,000 tools, loaded once.
 func benchCatalogs(b *testing.B) map[string]*corpus.Catalog {
 	merged := sharedCatalog(b, "") // skips when absent
 	benchOnce.Do(func() {
-		benchCats = map[string]*corpus.Catalog{"demo": corpus.Demo(), "shared1111": merged}
+		var buf bytes.Buffer
+		if err := gencat.Write(&buf, 10_000, 1); err != nil {
+			b.Fatal(err)
+		}
+		gen, err := corpus.LoadFS(fstest.MapFS{"gen.json": {Data: buf.Bytes()}}, "gen.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchCats = map[string]*corpus.Catalog{"demo": corpus.Demo(), "shared1111": merged, "gen10k": gen}
 	})
 	return benchCats
 }
 
 // BenchmarkNew builds the simulator (registration, documents, index).
 func BenchmarkNew(b *testing.B) {
-	for _, name := range []string{"demo", "shared1111"} {
+	for _, name := range []string{"demo", "shared1111", "gen10k"} {
 		cat := benchCatalogs(b)[name]
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -73,8 +73,10 @@ type Options struct {
 // Simulator is Grok Build 1.0.0's search_tool over one catalog. It is
 // immutable after New and safe for concurrent use.
 type Simulator struct {
-	opts     Options
-	entries  []entry // the searchable tools (ToolMetadata), catalog order
+	opts    Options
+	entries []entry // the searchable tools (ToolMetadata), catalog order
+	// byID finds an entry by tool (View); built on first use.
+	byIDOnce sync.Once
 	byID     map[corpus.ToolID]int
 	ix       *bm25.Index
 	problems []corpus.Diagnostic
@@ -86,14 +88,12 @@ type Simulator struct {
 	intentServers []string
 }
 
-// entry is one tool as Grok's ToolMetadata holds it (B.2).
+// entry is one tool as Grok's ToolMetadata holds it (B.2): its input
+// schema is the tool's, deduplicated when rendered; its parameter names
+// are read from it when the document is built (params).
 type entry struct {
 	tool      *corpus.Tool
-	qualified string // server__tool
-	params    []string
-	schema    ojson.Value // input schema as sent; deduplicated when rendered
-	lowerQual string
-	lowerName string
+	qualified string // server__tool, ASCII (B.4)
 }
 
 // New builds the simulator: it registers the catalog's tools as Grok does
@@ -102,7 +102,7 @@ type entry struct {
 // from the same documents, which gives the same scores. The documents are
 // built while the index tokenizes them and not kept.
 func New(cat *corpus.Catalog, opts Options) *Simulator {
-	s := &Simulator{opts: opts, byID: map[corpus.ToolID]int{}}
+	s := &Simulator{opts: opts}
 	for _, srv := range cat.Servers {
 		s.servers = append(s.servers, serverInfo{name: srv.Name, instructions: srv.Instructions})
 		before := len(s.entries)
@@ -135,37 +135,38 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 					len([]rune(t.Description)), len([]rune(cut)))
 				s.problems = append(s.problems, d)
 			}
-			e := newEntry(t, q)
-			s.byID[t.ID()] = len(s.entries)
-			s.entries = append(s.entries, e)
+			s.entries = append(s.entries, entry{tool: t, qualified: q})
 		}
 		s.servers[len(s.servers)-1].tools = len(s.entries) - before
 	}
 	s.ix = bm25.NewFunc(len(s.entries), func(i int) string {
 		e := &s.entries[i]
-		return Document(e.tool.Server, e.tool.Name, e.tool.Description, e.params)
+		return Document(e.tool.Server, e.tool.Name, e.tool.Description, params(e.tool.InputSchema))
 	})
 	return s
 }
 
-func newEntry(t *corpus.Tool, qualified string) entry {
-	schema := t.InputSchema
-	var params []string
-	// extract_parameter_names: the keys of "properties" when it is an
-	// object. serde_json (preserve_order) keeps a repeated key at its first
-	// position with its last value; Get returns the last value and Keys the
-	// first positions, which is the same.
+// params is extract_parameter_names (B.2): the keys of "properties" when
+// it is an object. serde_json (preserve_order) keeps a repeated key at its
+// first position with its last value; Get returns the last value and Keys
+// the first positions, which is the same.
+func params(schema ojson.Value) []string {
 	if props, ok := schema.Get("properties"); ok && props.Kind == ojson.Object {
-		params = props.Keys()
+		return props.Keys()
 	}
-	return entry{
-		tool:      t,
-		qualified: qualified,
-		params:    params,
-		schema:    schema,
-		lowerQual: strings.ToLower(qualified),
-		lowerName: strings.ToLower(t.Name),
-	}
+	return nil
+}
+
+// index returns the entry of a tool, or false.
+func (s *Simulator) index(id corpus.ToolID) (int, bool) {
+	s.byIDOnce.Do(func() {
+		s.byID = make(map[corpus.ToolID]int, len(s.entries))
+		for i, e := range s.entries {
+			s.byID[e.tool.ID()] = i
+		}
+	})
+	i, ok := s.byID[id]
+	return i, ok
 }
 
 // rejected counts the tools whose name Grok refuses (B.4) and returns the
@@ -433,11 +434,31 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 func (s *Simulator) exactName(query string) int {
 	ql := search.JSLower(strings.TrimSpace(query))
 	for i, e := range s.entries {
-		if e.lowerQual == ql || e.lowerName == ql {
+		// qualified is ASCII: its lowercase is byte by byte, and the
+		// bare name is its end.
+		if lowerEquals(e.qualified, ql) || lowerEquals(e.qualified[len(e.qualified)-len(e.tool.Name):], ql) {
 			return i
 		}
 	}
 	return -1
+}
+
+// lowerEquals reports whether the ASCII lowercase of the ASCII name is
+// lower, without building it.
+func lowerEquals(name, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // match is the BM25 step of Search (B.2): the normalised query, its tokens
@@ -500,7 +521,7 @@ func fmtF32(f float32) string { return fmt.Sprintf("%.4f", f) }
 // search_tool, so the view is search_tool's answer when the model searches
 // the tool's qualified name (the exact-name shortcut, B.2).
 func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
-	i, ok := s.byID[id]
+	i, ok := s.index(id)
 	if !ok {
 		return search.ToolView{}, false
 	}

@@ -241,7 +241,7 @@ func TestScoresAreBM25(t *testing.T) {
 	q := "create pull request"
 	res, _ := sim.Search(context.Background(), search.Query{Text: q})
 	for _, h := range res.Hits {
-		i := sim.byID[h.Tool]
+		i, _ := sim.index(h.Tool)
 		if got := sim.ix.Score(NormalizeQuery(q), i); float64(got) != h.Score {
 			t.Errorf("%s: %v vs %v", h.Tool, got, h.Score)
 		}

@@ -73,7 +73,7 @@ func (s *Simulator) render(res *search.Result, results []shown) {
 				w.b.WriteString(",\n          \"score\": ")
 				w.b.WriteString(FormatF64(float64(r.score)))
 				w.b.WriteString(",\n          \"input_schema\": ")
-				w.value(e.schema.Dedup(), "          ")
+				w.value(e.tool.InputSchema.Dedup(), "          ")
 				w.b.WriteString("\n        }")
 			}
 			w.b.WriteString("\n      ]\n    }")
