@@ -480,12 +480,7 @@ func renderType(n node, scope *defScope, depth int, expanding []string) string {
 	if !isStr(t, "object") && !truthy(props) {
 		return "unknown"
 	}
-	required := map[string]bool{}
-	for _, r := range iterate(n.get("required"), "required") {
-		if r.Kind == ojson.String {
-			required[r.Str] = true
-		}
-	}
+	required := iterate(n.get("required"), "required")
 	var members []ojson.Member
 	if !nullish(props) {
 		members = entries(props)
@@ -498,17 +493,20 @@ func renderType(n node, scope *defScope, depth int, expanding []string) string {
 	if len(members) == 0 && !hasIndex {
 		return "{}"
 	}
-	indent := strings.Repeat("  ", depth+1)
+	indent := indentOf(depth + 1)
 	var b strings.Builder
 	b.WriteString("{\n")
 	for i, m := range members {
 		p := node{v: m.Value}
 		desc := p.get("description")
-		doc := docComment(desc, tags(p), indent)
-		b.WriteString(doc)
+		appendDocComment(&b, desc, tags(p), indent)
 		b.WriteString(indent)
-		b.WriteString(propName(m.Key))
-		if !required[m.Key] {
+		if isIdent(m.Key) {
+			b.WriteString(m.Key)
+		} else {
+			ojson.AppendJSString(&b, m.Key)
+		}
+		if !isRequired(required, m.Key) {
 			b.WriteByte('?')
 		}
 		b.WriteString(": ")
@@ -525,9 +523,29 @@ func renderType(n node, scope *defScope, depth int, expanding []string) string {
 		b.WriteByte(',')
 	}
 	b.WriteByte('\n')
-	b.WriteString(strings.Repeat("  ", depth))
+	b.WriteString(indentOf(depth))
 	b.WriteByte('}')
 	return b.String()
+}
+
+// indentOf is the indentation of a nesting level: two spaces per level.
+func indentOf(depth int) string {
+	const spaces = "                          " // levels 0 to 13 (renders stop past 9)
+	if 2*depth <= len(spaces) {
+		return spaces[:2*depth]
+	}
+	return strings.Repeat("  ", depth)
+}
+
+// isRequired is `new Set(schema.required ?? []).has(key)` over the
+// iterated values: only strings match a key.
+func isRequired(required []ojson.Value, key string) bool {
+	for _, r := range required {
+		if r.Kind == ojson.String && r.Str == key {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {
@@ -641,24 +659,35 @@ func jsNumberString(f float64) string {
 	return ojson.JSNumber(f)
 }
 
-// docComment renders a property's description and tags as a JSDoc comment
-// at the given indentation, with a trailing newline; "" when there is
-// nothing to say. Lines: the description split on "\n" then the tags;
+// appendDocComment writes a property's description and tags as a JSDoc
+// comment at the given indentation, with a trailing newline; nothing when
+// there is nothing to say. Lines: the description split on "\n" then the tags;
 // "*/" becomes "* /"; trailing whitespace (JavaScript \s) cut; blank lines
 // at both ends dropped. One line gives `/** line */`, more give a block
 // with " * " prefixes (" *" alone for an empty line). A description that
 // is not a string (or undefined) is a TypeError (`.split`).
-func docComment(desc ojson.Value, tagLines []string, indent string) string {
-	var lines []string
+func appendDocComment(b *strings.Builder, desc ojson.Value, tagLines []string, indent string) {
+	var buf [8]string // the usual lines, without allocating
+	lines := buf[:0]
 	if desc.Kind != ojson.Invalid {
 		if desc.Kind != ojson.String {
 			throwf("description is not a string")
 		}
-		lines = strings.Split(desc.Str, "\n")
+		for rest := desc.Str; ; {
+			l, after, found := strings.Cut(rest, "\n")
+			lines = append(lines, l)
+			if !found {
+				break
+			}
+			rest = after
+		}
 	}
 	lines = append(lines, tagLines...)
 	for i, l := range lines {
-		lines[i] = trimRightJS(strings.ReplaceAll(l, "*/", "* /"))
+		if strings.Contains(l, "*/") {
+			l = strings.ReplaceAll(l, "*/", "* /")
+		}
+		lines[i] = trimRightJS(l)
 	}
 	for len(lines) > 0 && search.JSTrim(lines[0]) == "" {
 		lines = lines[1:]
@@ -668,11 +697,14 @@ func docComment(desc ojson.Value, tagLines []string, indent string) string {
 	}
 	switch len(lines) {
 	case 0:
-		return ""
+		return
 	case 1:
-		return indent + "/** " + lines[0] + " */\n"
+		b.WriteString(indent)
+		b.WriteString("/** ")
+		b.WriteString(lines[0])
+		b.WriteString(" */\n")
+		return
 	}
-	var b strings.Builder
 	b.WriteString(indent)
 	b.WriteString("/**\n")
 	for _, l := range lines {
@@ -686,16 +718,6 @@ func docComment(desc ojson.Value, tagLines []string, indent string) string {
 	}
 	b.WriteString(indent)
 	b.WriteString(" */\n")
-	return b.String()
-}
-
-// propName is a property name as written in the type: bare when it is an
-// identifier, else JSON-quoted.
-func propName(k string) string {
-	if isIdent(k) {
-		return k
-	}
-	return jsonString(k)
 }
 
 // schemaType renders a whole input or output schema (OpenCode's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -31,12 +32,18 @@ var streamTools = 20_000
 // changes the run's memory and time, never its output.
 var clientFootprint = map[string]int64{
 	"claude":            1_500,
-	"grok":              2_000,
+	"grok":              1_400,
 	"codex":             4_800,
 	"codex-search":      2_800,
-	"opencode":          2_100,
-	"opencode-codemode": 3_600,
+	"opencode":          2_300,
+	"opencode-codemode": 2_400,
 }
+
+// streamMemoryLimit is the soft memory limit (debug.SetMemoryLimit) while
+// rank streams the clients of a large catalog, in place of tuneGC's 768
+// MiB when the user did not set GOMEMLIMIT: room for two clients beside a
+// 100,000-tool catalog (about 380 MiB live), within a peak RSS of 1 GB.
+const streamMemoryLimit = 900 << 20
 
 // unknownFootprint is the estimate for a client clientFootprint does not
 // list: the largest, so that it runs alone unless the memory is ample.
@@ -64,6 +71,9 @@ func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q sea
 		return nil, err
 	}
 	g.sayResolutions()
+	if os.Getenv("GOMEMLIMIT") == "" && debug.SetMemoryLimit(-1) < streamMemoryLimit {
+		debug.SetMemoryLimit(streamMemoryLimit) // kept to the end of the run
+	}
 	ph := g.run().begin("build+search", int64(len(profiles)), false)
 	est := make([]int64, len(profiles))
 	for i, p := range profiles {
