@@ -14,6 +14,7 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/writer"
 	"github.com/toolfind/toolfind/writer/model"
+	"github.com/toolfind/toolfind/writer/model/sdk"
 )
 
 // writerFlags are the flags of the writers that ask a model (package
@@ -162,7 +163,7 @@ func (o *writerFlags) modelWriter(g *globalOptions, errOut io.Writer) (writer.Wr
 		defer mu.Unlock()
 		ph.set(int64(s.Calls + s.NoCall))
 	}
-	mw, err := model.New(cfg)
+	mw, err := sdk.New(cfg)
 	if err != nil {
 		if cache != nil {
 			cache.Close()

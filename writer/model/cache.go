@@ -87,6 +87,10 @@ func OpenCache(path string) (*Cache, error) {
 				c.Skipped++
 				continue
 			}
+			if string(e.Call) == "null" {
+				// A no-call: json.RawMessage keeps a JSON null as "null".
+				e.Call = nil
+			}
 			c.m[e.Key.id()] = e
 		}
 		if sc.Err() != nil {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -9,35 +8,52 @@ import (
 	"time"
 )
 
-// apiError is a failed request: an HTTP status with the API's message, or
+// APIError is a failed request: an HTTP status with the API's message, or
 // a transport failure (timeout, refused or broken connection).
-type apiError struct {
-	status     int
-	message    string
-	retryAfter time.Duration
-	transport  error
+type APIError struct {
+	// Status is the HTTP status (0 for a transport failure) and Message
+	// the API's message, clipped.
+	Status  int
+	Message string
+	// RetryAfter is the response's Retry-After (at most 60 s), 0 when none.
+	RetryAfter time.Duration
+	// Transport, when not nil, is the transport failure.
+	Transport error
 }
 
-func (e *apiError) Error() string {
-	if e.transport != nil {
-		return e.transport.Error()
+func (e *APIError) Error() string {
+	if e.Transport != nil {
+		return e.Transport.Error()
 	}
-	return fmt.Sprintf("%d %s: %s", e.status, http.StatusText(e.status), e.message)
+	return fmt.Sprintf("%d %s: %s", e.Status, http.StatusText(e.Status), e.Message)
 }
+
+// Unwrap returns the transport failure.
+func (e *APIError) Unwrap() error { return e.Transport }
+
+// BackendError is a backend's own failure, not the API's (e.g. the
+// toolfind-model program missing, or exited): it ends the run at once,
+// unretried, and is the error every later call returns.
+type BackendError struct{ Err error }
+
+func (e *BackendError) Error() string { return "model writer: " + e.Err.Error() }
+
+// Unwrap returns the failure.
+func (e *BackendError) Unwrap() error { return e.Err }
 
 // retryable: 408, 409 (Anthropic's lock timeout), 429, 5xx and every
 // transport failure.
-func (e *apiError) retryable() bool {
-	if e.transport != nil {
+func (e *APIError) retryable() bool {
+	if e.Transport != nil || e.Status == 0 {
 		return true
 	}
-	return e.status == http.StatusRequestTimeout || e.status == http.StatusConflict ||
-		e.status == http.StatusTooManyRequests || e.status >= 500
+	return e.Status == http.StatusRequestTimeout || e.Status == http.StatusConflict ||
+		e.Status == http.StatusTooManyRequests || e.Status >= 500
 }
 
 // explain is the error a user reads: what failed and what to do. It never
 // holds the key.
-func (e *apiError) explain(cfg Config, attempt int) error {
+func (e *APIError) explain(cfg Config, attempt int) error {
 	where := cfg.API + " API"
 	if cfg.BaseURL != "" {
 		where += " at " + cfg.BaseURL
@@ -47,14 +63,14 @@ func (e *apiError) explain(cfg Config, attempt int) error {
 		tries = fmt.Sprintf(" (after %d retries)", attempt)
 	}
 	switch {
-	case e.transport != nil:
-		return fmt.Errorf("model writer: %s unreachable%s: %v", where, tries, e.transport)
-	case e.status == http.StatusUnauthorized || e.status == http.StatusForbidden:
-		return fmt.Errorf("model writer: the %s refused the API key (%d): check %s", where, e.status, keyVar(cfg.API))
-	case e.status == http.StatusNotFound:
-		return fmt.Errorf("model writer: the %s answered 404: no model %q there, or a wrong --model-url (%s)", where, cfg.Model, e.message)
+	case e.Transport != nil || e.Status == 0:
+		return fmt.Errorf("model writer: %s unreachable%s: %v", where, tries, e)
+	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+		return fmt.Errorf("model writer: the %s refused the API key (%d): check %s", where, e.Status, keyVar(cfg.API))
+	case e.Status == http.StatusNotFound:
+		return fmt.Errorf("model writer: the %s answered 404: no model %q there, or a wrong --model-url (%s)", where, cfg.Model, e.Message)
 	default:
-		return fmt.Errorf("model writer: the %s answered %d%s: %s", where, e.status, tries, e.message)
+		return fmt.Errorf("model writer: the %s answered %d%s: %s", where, e.Status, tries, e.Message)
 	}
 }
 
@@ -70,31 +86,27 @@ func keyVar(api string) string {
 // OPENAI_API_KEY or ANTHROPIC_API_KEY.
 func KeyVar(api string) string { return keyVar(api) }
 
-// statusError builds an apiError from a response's status, the API's
-// message and the response's Retry-After header.
-func statusError(status int, message string, resp *http.Response) *apiError {
+// StatusError builds an APIError from a response's status, the API's
+// message and the response's Retry-After header (resp may be nil).
+func StatusError(status int, message string, resp *http.Response) *APIError {
 	var h http.Header
 	if resp != nil {
 		h = resp.Header
 	}
-	e := &apiError{status: status, message: strings.TrimSpace(message)}
-	if e.message == "" {
-		e.message = http.StatusText(status)
+	e := &APIError{Status: status, Message: strings.TrimSpace(message)}
+	if e.Message == "" {
+		e.Message = http.StatusText(status)
 	}
-	e.message = clip(e.message, 300)
+	e.Message = clip(e.Message, 300)
 	if h != nil {
 		if s := h.Get("Retry-After"); s != "" {
 			if n, err := strconv.Atoi(s); err == nil && n >= 0 {
-				e.retryAfter = time.Duration(n) * time.Second
+				e.RetryAfter = time.Duration(n) * time.Second
 			} else if t, err := http.ParseTime(s); err == nil {
-				e.retryAfter = time.Until(t)
+				e.RetryAfter = time.Until(t)
 			}
-			if e.retryAfter > 60*time.Second {
-				e.retryAfter = 60 * time.Second
-			}
+			e.RetryAfter = min(max(e.RetryAfter, 0), 60*time.Second)
 		}
 	}
 	return e
 }
-
-var errNoChoice = errors.New("the answer has no choices")

@@ -3,9 +3,6 @@ package model_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -13,26 +10,29 @@ import (
 	"github.com/toolfind/toolfind/writer/model"
 )
 
-// A model behind an OpenAI-compatible server (here a stub standing in for
-// Ollama or vLLM) writes Claude Code's ToolSearch call for a prompt.
-func Example() {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
-		  "function":{"name":"ToolSearch","arguments":"{\"query\":\"select:mcp__billing__invoice_lookup\"}"}}]}}],
-		  "usage":{"prompt_tokens":412,"completion_tokens":18}}`)
-	}))
-	defer srv.Close()
+// echo is a Backend that searches for the prompt's first word.
+type echo struct{}
 
+func (echo) Ask(_ context.Context, req model.Request, prompt string) (model.Answer, error) {
+	var word string
+	fmt.Sscan(prompt, &word)
+	a := model.ToolCall(req.Tools[0].Name, fmt.Sprintf(`{"query": %q}`, word), req)
+	a.InputTokens, a.OutputTokens = 100, 8
+	return a, nil
+}
+
+// The writer's core takes any Backend: the official SDKs' (package
+// writer/model/sdk), the toolfind-model program's (writer/model/remote),
+// or one's own. It renders the client's request once, and keeps the
+// cache, the retries and the totals.
+func ExampleNew() {
 	p, _ := search.Lookup("claude@2.1.328")
 	sim, _ := search.Build(p, corpus.Demo(), nil)
-	w, _ := model.New(model.Config{API: model.OpenAI, BaseURL: srv.URL + "/v1", Model: "qwen3", Key: "unused"})
-	calls, _ := w.Calls(context.Background(), sim, writer.Prompt{ID: "q1", Text: "Find the invoice for order 1042"})
+	w, _ := model.New(model.Config{API: model.OpenAI, Model: "echo"}, echo{})
+	calls, _ := w.Calls(context.Background(), sim, writer.Prompt{ID: "q1", Text: "invoice for order 1042"})
 	fmt.Println(string(calls[0]))
-	s := w.Stats()
-	fmt.Println(s.Requests, "request,", s.InputTokens, "input tokens,", s.OutputTokens, "output tokens")
+	fmt.Printf("%+v\n", w.Stats())
 	// Output:
-	// {"query":"select:mcp__billing__invoice_lookup"}
-	// 1 request, 412 input tokens, 18 output tokens
+	// {"query":"invoice"}
+	// {Calls:1 NoCall:0 Cached:0 Requests:1 Retries:0 InputTokens:100 OutputTokens:8 Cost:0}
 }

@@ -39,7 +39,7 @@ type Config struct {
 	Temperature *float64
 	// Concurrency is how many requests may be in flight (default 4).
 	Concurrency int
-	// MaxTokens bounds each answer (default 4096).
+	// MaxTokens bounds each answer (default DefaultMaxTokens).
 	MaxTokens int
 	// Timeout bounds each request (default 120 s).
 	Timeout time.Duration
@@ -52,11 +52,28 @@ type Config struct {
 	Texts map[string]search.Texts
 	// Cache, when not nil, answers repeated requests and stores new ones.
 	Cache *Cache
-	// HTTPClient, when not nil, sends the requests (tests).
+	// HTTPClient, when not nil, sends the requests of the SDK backends
+	// (tests).
 	HTTPClient *http.Client
 	// Progress, when not nil, is called after every answer with the
 	// running totals; calls are serialised.
 	Progress func(Stats)
+}
+
+// DefaultMaxTokens bounds each answer when Config.MaxTokens is not set.
+const DefaultMaxTokens = 4096
+
+// Backend sends one request to a model's API and returns its answer: one
+// request, never retried (the Writer retries). A failed request is an
+// *APIError (an HTTP status, or Transport for a timeout or a broken
+// connection); a *BackendError is the backend's own failure and ends the
+// run as it is; any other error is taken as a transport failure.
+//
+// The SDK backends (package writer/model/sdk) reach the APIs through the
+// official OpenAI and Anthropic SDKs; package writer/model/remote asks
+// them in a toolfind-model process.
+type Backend interface {
+	Ask(ctx context.Context, req Request, prompt string) (Answer, error)
 }
 
 // Stats are a run's running totals.
@@ -76,7 +93,7 @@ type Stats struct {
 // Writer is the model writer. It is safe for concurrent use.
 type Writer struct {
 	cfg Config
-	api backend
+	api Backend
 
 	sem chan struct{}
 
@@ -88,13 +105,17 @@ type Writer struct {
 
 // prepared is a client's request, rendered once.
 type prepared struct {
-	req  request
+	req  Request
 	hash string
 	err  error
 }
 
-// New checks the configuration and returns the writer.
-func New(cfg Config) (*Writer, error) {
+// New checks the configuration and returns the writer, asking b. Package
+// writer/model/sdk's New gives it the official SDK's backend.
+func New(cfg Config, b Backend) (*Writer, error) {
+	if b == nil {
+		return nil, errors.New("model writer: no backend (writer/model/sdk.New gives the SDK's)")
+	}
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, errors.New("model writer: no model named (--model)")
 	}
@@ -102,7 +123,7 @@ func New(cfg Config) (*Writer, error) {
 		cfg.Concurrency = 4
 	}
 	if cfg.MaxTokens <= 0 {
-		cfg.MaxTokens = 4096
+		cfg.MaxTokens = DefaultMaxTokens
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 120 * time.Second
@@ -116,16 +137,18 @@ func New(cfg Config) (*Writer, error) {
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = time.Second
 	}
-	var api backend
-	switch cfg.API {
-	case OpenAI:
-		api = newOpenAI(cfg)
-	case Anthropic:
-		api = newAnthropic(cfg)
-	default:
-		return nil, fmt.Errorf("model writer: unknown API %q (known: %s, %s)", cfg.API, OpenAI, Anthropic)
+	if err := CheckAPI(cfg.API); err != nil {
+		return nil, err
 	}
-	return &Writer{cfg: cfg, api: api, sem: make(chan struct{}, cfg.Concurrency), surfaces: map[search.Simulator]*prepared{}}, nil
+	return &Writer{cfg: cfg, api: b, sem: make(chan struct{}, cfg.Concurrency), surfaces: map[search.Simulator]*prepared{}}, nil
+}
+
+// CheckAPI says whether api is one of the APIs (OpenAI, Anthropic).
+func CheckAPI(api string) error {
+	if api != OpenAI && api != Anthropic {
+		return fmt.Errorf("model writer: unknown API %q (known: %s, %s)", api, OpenAI, Anthropic)
+	}
+	return nil
 }
 
 // Name implements writer.Writer.
@@ -223,7 +246,7 @@ func (w *Writer) prepare(sim search.Simulator) (*prepared, error) {
 	} else if sf, err := wr.Surface(w.cfg.Texts[sim.Client().Name]); err != nil {
 		pr.err = err
 	} else {
-		pr.req = buildRequest(sf)
+		pr.req = BuildRequest(sf)
 		pr.hash = pr.req.hash()
 	}
 	w.surfaces[sim] = pr
@@ -231,7 +254,7 @@ func (w *Writer) prepare(sim search.Simulator) (*prepared, error) {
 }
 
 // ask sends one request, retrying what can be retried.
-func (w *Writer) ask(ctx context.Context, req request, prompt string) (Answer, error) {
+func (w *Writer) ask(ctx context.Context, req Request, prompt string) (Answer, error) {
 	if len(req.Tools) == 0 {
 		return Answer{NoCall: "the client offers no search tool"}, nil
 	}
@@ -244,7 +267,7 @@ func (w *Writer) ask(ctx context.Context, req request, prompt string) (Answer, e
 		}
 		w.mu.Unlock()
 		rctx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
-		a, err := w.api.ask(rctx, req, prompt)
+		a, err := w.api.Ask(rctx, req, prompt)
 		cancel()
 		if err == nil {
 			return a, nil
@@ -252,17 +275,21 @@ func (w *Writer) ask(ctx context.Context, req request, prompt string) (Answer, e
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}
-		var ae *apiError
+		var be *BackendError
+		if errors.As(err, &be) {
+			return Answer{}, be
+		}
+		var ae *APIError
 		if !errors.As(err, &ae) {
 			// Not an HTTP status: a timeout or a broken connection.
-			ae = &apiError{transport: err}
+			ae = &APIError{Transport: err}
 		}
 		if !ae.retryable() || attempt >= w.cfg.Retries {
 			return Answer{}, ae.explain(w.cfg, attempt)
 		}
 		wait := delay
-		if ae.retryAfter > 0 {
-			wait = ae.retryAfter
+		if ae.RetryAfter > 0 {
+			wait = ae.RetryAfter
 		}
 		select {
 		case <-time.After(wait):
@@ -298,9 +325,10 @@ func (a Answer) result() ([]json.RawMessage, error) {
 	return []json.RawMessage{a.Call}, nil
 }
 
-// toolCall turns a model's tool call into an answer: the input must be a
-// JSON object.
-func toolCall(name, input string, req request, others []string) Answer {
+// ToolCall turns a model's call of the tool name with the input into an
+// answer: a call when name is the search tool (req.Tools[0]) and the input
+// a JSON object (compacted), else a no-call saying which.
+func ToolCall(name, input string, req Request) Answer {
 	if name != req.Tools[0].Name {
 		return Answer{NoCall: fmt.Sprintf("called %s instead of %s", name, req.Tools[0].Name)}
 	}
@@ -316,8 +344,9 @@ func toolCall(name, input string, req request, others []string) Answer {
 	return Answer{Call: json.RawMessage(b.String())}
 }
 
-// noToolCall is the answer of a model that wrote no tool call.
-func noToolCall(text string) Answer {
+// NoToolCall is the answer of a model that wrote no tool call, only the
+// text.
+func NoToolCall(text string) Answer {
 	if strings.TrimSpace(text) == "" {
 		return Answer{NoCall: "answered without a tool call"}
 	}
@@ -332,18 +361,20 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// request is one client's request, independent of the API.
-type request struct {
-	Tools []search.SurfaceTool
+// Request is one client's request, independent of the API: what the
+// model is shown apart from the prompt.
+type Request struct {
+	// Tools are the surface's tools; Tools[0] is the search tool.
+	Tools []search.SurfaceTool `json:"tools"`
 	// System is the system prompt ("" for none).
-	System string
+	System string `json:"system,omitempty"`
 	// Parts are the user message's text parts before the prompt.
-	Parts []string
+	Parts []string `json:"parts,omitempty"`
 }
 
-// buildRequest places a surface's texts as the client does (package doc).
-func buildRequest(sf search.Surface) request {
-	r := request{Tools: sf.Tools}
+// BuildRequest places a surface's texts as the client does (package doc).
+func BuildRequest(sf search.Surface) Request {
+	r := Request{Tools: sf.Tools}
 	var sys []string
 	for _, c := range sf.Context {
 		switch c.Role {
@@ -361,7 +392,7 @@ func buildRequest(sf search.Surface) request {
 }
 
 // hash identifies what the model is shown apart from the prompt.
-func (r request) hash() string {
+func (r Request) hash() string {
 	b, _ := json.Marshal(struct {
 		Tools  []search.SurfaceTool
 		System string
@@ -371,8 +402,9 @@ func (r request) hash() string {
 	return hex.EncodeToString(s[:8])
 }
 
-// schemaObject decodes a tool's input schema.
-func schemaObject(t search.SurfaceTool) map[string]any {
+// SchemaObject decodes a tool's input schema ({"type":"object"} when it
+// is not a JSON object).
+func SchemaObject(t search.SurfaceTool) map[string]any {
 	var m map[string]any
 	if err := json.Unmarshal(t.InputSchema, &m); err != nil || m == nil {
 		m = map[string]any{"type": "object"}

@@ -1,4 +1,4 @@
-package model
+package sdk
 
 import (
 	"context"
@@ -9,20 +9,17 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
-)
 
-// backend is one API.
-type backend interface {
-	ask(ctx context.Context, req request, prompt string) (Answer, error)
-}
+	"github.com/toolfind/toolfind/writer/model"
+)
 
 // openaiAPI speaks Chat Completions through the official SDK.
 type openaiAPI struct {
 	client openai.Client
-	cfg    Config
+	cfg    model.Config
 }
 
-func newOpenAI(cfg Config) *openaiAPI {
+func newOpenAI(cfg model.Config) *openaiAPI {
 	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(cfg.Key)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
@@ -34,7 +31,7 @@ func newOpenAI(cfg Config) *openaiAPI {
 }
 
 // params renders the request (package doc, "What is sent").
-func (o *openaiAPI) params(req request, prompt string) openai.ChatCompletionNewParams {
+func (o *openaiAPI) params(req model.Request, prompt string) openai.ChatCompletionNewParams {
 	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(o.cfg.Model)}
 	if req.System != "" {
 		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
@@ -48,7 +45,7 @@ func (o *openaiAPI) params(req request, prompt string) openai.ChatCompletionNewP
 		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
 			Name:        t.Name,
 			Description: openai.String(t.Description),
-			Parameters:  shared.FunctionParameters(schemaObject(t)),
+			Parameters:  shared.FunctionParameters(model.SchemaObject(t)),
 		}))
 	}
 	p.ToolChoice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: req.Tools[0].Name})
@@ -58,22 +55,23 @@ func (o *openaiAPI) params(req request, prompt string) openai.ChatCompletionNewP
 	return p
 }
 
-func (o *openaiAPI) ask(ctx context.Context, req request, prompt string) (Answer, error) {
+// Ask implements model.Backend.
+func (o *openaiAPI) Ask(ctx context.Context, req model.Request, prompt string) (model.Answer, error) {
 	resp, err := o.client.Chat.Completions.New(ctx, o.params(req, prompt))
 	if err != nil {
 		var e *openai.Error
 		if errors.As(err, &e) {
-			return Answer{}, statusError(e.StatusCode, e.Message, e.Response)
+			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, e.Response)
 		}
-		return Answer{}, err
+		return model.Answer{}, err
 	}
 	if len(resp.Choices) == 0 {
-		return Answer{}, &apiError{transport: errNoChoice}
+		return model.Answer{}, &model.APIError{Transport: errNoChoice}
 	}
 	msg := resp.Choices[0].Message
-	var a Answer
+	var a model.Answer
 	if len(msg.ToolCalls) == 0 {
-		a = noToolCall(msg.Content + msg.Refusal)
+		a = model.NoToolCall(msg.Content + msg.Refusal)
 	} else {
 		tc := msg.ToolCalls[0]
 		for _, c := range msg.ToolCalls {
@@ -82,7 +80,7 @@ func (o *openaiAPI) ask(ctx context.Context, req request, prompt string) (Answer
 				break
 			}
 		}
-		a = toolCall(tc.Function.Name, tc.Function.Arguments, req, nil)
+		a = model.ToolCall(tc.Function.Name, tc.Function.Arguments, req)
 	}
 	a.InputTokens, a.OutputTokens = resp.Usage.PromptTokens, resp.Usage.CompletionTokens
 	var extra struct {
@@ -95,3 +93,5 @@ func (o *openaiAPI) ask(ctx context.Context, req request, prompt string) (Answer
 	}
 	return a, nil
 }
+
+var errNoChoice = errors.New("the answer has no choices")

@@ -1,4 +1,4 @@
-package model
+package sdk
 
 import (
 	"context"
@@ -7,15 +7,17 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/toolfind/toolfind/writer/model"
 )
 
 // anthropicAPI speaks Messages through the official SDK.
 type anthropicAPI struct {
 	client anthropic.Client
-	cfg    Config
+	cfg    model.Config
 }
 
-func newAnthropic(cfg Config) *anthropicAPI {
+func newAnthropic(cfg model.Config) *anthropicAPI {
 	// No environment defaults: the key comes only from cfg.Key (the
 	// caller's ANTHROPIC_API_KEY), never from other variables or files.
 	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithMaxRetries(0), option.WithAPIKey(cfg.Key)}
@@ -29,8 +31,12 @@ func newAnthropic(cfg Config) *anthropicAPI {
 }
 
 // params renders the request (package doc, "What is sent").
-func (c *anthropicAPI) params(req request, prompt string) (anthropic.MessageNewParams, []option.RequestOption) {
-	p := anthropic.MessageNewParams{Model: anthropic.Model(c.cfg.Model), MaxTokens: int64(c.cfg.MaxTokens)}
+func (c *anthropicAPI) params(req model.Request, prompt string) (anthropic.MessageNewParams, []option.RequestOption) {
+	maxTokens := c.cfg.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = model.DefaultMaxTokens
+	}
+	p := anthropic.MessageNewParams{Model: anthropic.Model(c.cfg.Model), MaxTokens: int64(maxTokens)}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
@@ -40,7 +46,7 @@ func (c *anthropicAPI) params(req request, prompt string) (anthropic.MessageNewP
 	}
 	p.Messages = []anthropic.MessageParam{anthropic.NewUserMessage(blocks...)}
 	for _, t := range req.Tools {
-		schema := schemaObject(t)
+		schema := model.SchemaObject(t)
 		in := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
 		for k, v := range schema {
 			switch k {
@@ -78,24 +84,25 @@ func asStrings(v any) []string {
 	return out
 }
 
-func (c *anthropicAPI) ask(ctx context.Context, req request, prompt string) (Answer, error) {
+// Ask implements model.Backend.
+func (c *anthropicAPI) Ask(ctx context.Context, req model.Request, prompt string) (model.Answer, error) {
 	p, opts := c.params(req, prompt)
 	msg, err := c.client.Messages.New(ctx, p, opts...)
 	if err != nil {
 		var e *anthropic.Error
 		if errors.As(err, &e) {
-			return Answer{}, statusError(e.StatusCode, e.Message, e.Response)
+			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, e.Response)
 		}
-		return Answer{}, err
+		return model.Answer{}, err
 	}
-	var a Answer
+	var a model.Answer
 	var text strings.Builder
 	found := false
 	for _, b := range msg.Content {
 		switch b.Type {
 		case "tool_use":
 			if !found || b.Name == req.Tools[0].Name && a.Call == nil {
-				a = toolCall(b.Name, string(b.Input), req, nil)
+				a = model.ToolCall(b.Name, string(b.Input), req)
 				found = true
 			}
 		case "text":
@@ -103,7 +110,7 @@ func (c *anthropicAPI) ask(ctx context.Context, req request, prompt string) (Ans
 		}
 	}
 	if !found {
-		a = noToolCall(text.String())
+		a = model.NoToolCall(text.String())
 	}
 	a.InputTokens, a.OutputTokens = msg.Usage.InputTokens, msg.Usage.OutputTokens
 	return a, nil
