@@ -56,8 +56,8 @@ func readLines(t *testing.T, path string) []writer.Line {
 }
 
 // The issue's done-when: against stub servers of both APIs, write sends
-// the real surface, writes the stub's calls, and a second run sends no
-// request.
+// the real surface (through the toolfind-model program and its SDKs),
+// writes the stub's calls, and a second run sends no request.
 func TestWriteModelStubs(t *testing.T) {
 	tests := []struct {
 		api, keyVar, body, path string
@@ -70,6 +70,7 @@ func TestWriteModelStubs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.api, func(t *testing.T) {
+			useModelProgram(t)
 			t.Setenv(tt.keyVar, stubKey)
 			st := newAPIStub(t, tt.body)
 			dir := t.TempDir()
@@ -122,6 +123,7 @@ func TestWriteModelStubs(t *testing.T) {
 }
 
 func TestWriteModelNoCall(t *testing.T) {
+	useModelProgram(t)
 	t.Setenv("OPENAI_API_KEY", stubKey)
 	st := newAPIStub(t, `{"choices":[{"index":0,"message":{"role":"assistant","content":"I would rather not."}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
 	out := filepath.Join(t.TempDir(), "w.jsonl")
@@ -213,6 +215,8 @@ func TestWriterFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"write", "--writer", "heuristic", "--model", "m"}, "--model goes with --writer model"},
+		{[]string{"bench", "--writer", "verbatim", "--model-program", "x"}, "--model-program goes with --writer model"},
+		{[]string{"write", "--writer", "model", "--model", "m", "--model-url", "http://x", "--model-program", "/nonexistent/tm"}, "--model-program /nonexistent/tm: no such file"},
 		{[]string{"bench", "--writer", "heuristic", "--samples", "3"}, "--samples goes with --writer model or --writer command"},
 		{[]string{"write", "--writer", "model"}, "--writer model needs --model NAME"},
 		{[]string{"write", "--writer", "model", "--model", "m"}, "--writer model: set OPENAI_API_KEY (or give --model-url"},
@@ -247,6 +251,7 @@ func TestSamples(t *testing.T) {
 // bench --writer model writes in memory, scores beside verbatim, and
 // shares the cache with write.
 func TestBenchWriterModel(t *testing.T) {
+	useModelProgram(t)
 	t.Setenv("OPENAI_API_KEY", stubKey)
 	st := newAPIStub(t, `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function",
 	  "function":{"name":"ToolSearch","arguments":"{\"query\":\"select:mcp__billing__invoice_lookup\"}"}}]}}],"usage":{"prompt_tokens":10,"completion_tokens":2}}`)

@@ -277,6 +277,13 @@ func (w *Writer) ask(ctx context.Context, req Request, prompt string) (Answer, e
 		}
 		var be *BackendError
 		if errors.As(err, &be) {
+			// Nothing reached the API.
+			w.mu.Lock()
+			w.stats.Requests--
+			if attempt > 0 {
+				w.stats.Retries--
+			}
+			w.mu.Unlock()
 			return Answer{}, be
 		}
 		var ae *APIError
