@@ -1,6 +1,23 @@
 // Package model is the "model" writer: a real model, reached through its
 // API, writes each client's search call from what that client shows it.
 //
+// # Core and backends
+//
+// This package is the writer's core and links no SDK: it renders each
+// client's Request once, keeps the cache, the retries, the running totals
+// and the progress, and asks a Backend for each answer it does not hold.
+// A Backend sends one request and turns the API's reply into an Answer
+// with ToolCall or NoToolCall (so every backend reads answers alike):
+//
+//   - package writer/model/sdk: the official SDKs (openai-go/v3 for
+//     Chat Completions, anthropic-sdk-go/v2 for Messages) in this
+//     process; sdk.New(cfg) is the writer with them;
+//   - package writer/model/remote: the same SDK backends in the
+//     toolfind-model program, over a pipe. The toolfind command uses this
+//     one, so that it does not link the SDKs (about 85 MB and their
+//     package initialisation at every start, for a writer most runs do
+//     not use); its output and cache are the same as with sdk.New.
+//
 // # What is sent
 //
 // For one (client, prompt) the writer renders the client's surface
@@ -40,11 +57,15 @@
 //
 // # Errors
 //
-// 429, 5xx, 408 and timeouts or broken connections are retried with
+// 429, 5xx, 408, 409 and timeouts or broken connections are retried with
 // exponential backoff (Config.Backoff doubling to 30 s, Retry-After
 // honoured, Config.Retries times). 401 and 403 say the key was refused,
 // 404 that the model or URL does not exist, other 4xx quote the API's
 // message; each ends the run (later calls fail at once with the same
-// error). The API key is sent only in the request's auth header: it is
-// never part of an error, the cache or any output.
+// error). A backend's own failure (a *BackendError: the toolfind-model
+// program missing, exited or not speaking the protocol) ends the run the
+// same way, unretried, and counts no request. The API key is sent only in
+// the request's auth header (and, with the remote backend, in the
+// program's environment): it is never part of an error, the cache or any
+// output.
 package model
