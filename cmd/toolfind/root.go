@@ -152,7 +152,8 @@ With no --catalog it uses an embedded demo catalog.`,
 	pf := root.PersistentFlags()
 	g.flags = pf
 	pf.StringArrayVar(&g.catalogs, "catalog", nil, "catalog `PATH` (file or folder); repeatable; default: the embedded demo")
-	pf.StringVar(&g.clients, "client", "all", "clients to simulate, comma-separated: "+clientNamesHelp())
+	profiles := clientProfiles()
+	pf.StringVar(&g.clients, "client", "all", "clients to simulate, comma-separated: "+clientNamesHelp(profiles))
 	pf.IntVar(&g.limit, "limit", 0, "result limit per search (0: each client's default)")
 	pf.BoolVar(&g.quiet, "quiet", false, "no progress bars or summary line on standard error")
 	pf.BoolVar(&g.timing, "timing", false, "print where time and memory went (load, build, search) on standard error; -v on rank, bench and check")
@@ -171,7 +172,7 @@ With no --catalog it uses an embedded demo catalog.`,
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { g.status.finish() }
 	addSourceFlags(root, &g.source)
-	for _, p := range clientProfiles() {
+	for _, p := range profiles {
 		for _, o := range p.Options {
 			flag, usage := clientFlag(p.ID.Name, o), o.Usage+" ("+p.ID.Name+")"
 			if o.Kind == search.BoolOption {
@@ -198,9 +199,9 @@ With no --catalog it uses an embedded demo catalog.`,
 	return root
 }
 
-func clientNamesHelp() string {
+func clientNamesHelp(profiles []search.Profile) string {
 	var names []string
-	for _, p := range clientProfiles() {
+	for _, p := range profiles {
 		names = append(names, p.ID.Name)
 	}
 	names = append(names, "all")
