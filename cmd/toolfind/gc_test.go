@@ -1,0 +1,53 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+// gcSettings reads GOGC and the memory limit without setting them.
+func gcSettings() (percent int64, limit uint64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64()), s[1].Value.Uint64()
+}
+
+func TestTuneGCSwitchesAfterFirstCollection(t *testing.T) {
+	percent, limit := gcSettings()
+	defer func() {
+		debug.SetGCPercent(int(percent))
+		debug.SetMemoryLimit(int64(limit))
+	}()
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	tuneGC()
+	// Before the first collection: off (GOGC -1 reads as 2^64-1), within
+	// 24 MiB; unless this test binary's heap made one happen already.
+	p, l := gcSettings()
+	if !(p == -1 && l == firstGCAt) && !(p == gcPercent && l == memoryLimit) {
+		t.Fatalf("after tuneGC: GOGC %d, limit %d; want -1 and %d (or %d and %d)", p, l, firstGCAt, gcPercent, memoryLimit)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		if p, l = gcSettings(); p == gcPercent && l == memoryLimit {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s of collections later: GOGC %d, limit %d; want %d and %d", p, l, gcPercent, memoryLimit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestTuneGCLeavesUserSettings(t *testing.T) {
+	percent, limit := gcSettings()
+	t.Setenv("GOGC", "100")
+	tuneGC()
+	if p, l := gcSettings(); p != percent || l != limit {
+		t.Errorf("with GOGC=100 set: GOGC %d, limit %d; want them unchanged (%d, %d)", p, l, percent, limit)
+	}
+}
