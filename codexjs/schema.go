@@ -512,6 +512,29 @@ func pruneCompositions(p *any) {
 	}
 }
 
+// schemaPath is where canon is in the schema, rendered only for an
+// error: "properties.a.items", "anyOf[0]".
+type schemaPath struct {
+	parent  *schemaPath
+	key     string
+	index   int
+	isIndex bool
+}
+
+func (p *schemaPath) String() string {
+	if p == nil {
+		return ""
+	}
+	parent := p.parent.String()
+	switch {
+	case p.isIndex:
+		return parent + "[" + strconv.Itoa(p.index) + "]"
+	case parent == "":
+		return p.key
+	}
+	return parent + "." + p.key
+}
+
 // schemaError says which keyword did not fit the allowed subset.
 type schemaError struct {
 	path string
@@ -528,7 +551,7 @@ func (e *schemaError) Error() string {
 // canonicalSchema "deserializes" v into the allowed subset of §4.2 and
 // returns its serialization; top marks the root (singleton null check).
 func canonicalSchema(v any, top bool) (*omap, error) {
-	out, err := canon(v, "")
+	out, err := canon(v, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -540,12 +563,13 @@ func canonicalSchema(v any, top bool) (*omap, error) {
 	return out, nil
 }
 
-func canon(v any, path string) (*omap, error) {
+func canon(v any, path *schemaPath) (*omap, error) {
 	t, ok := v.(*omap)
 	if !ok {
-		return nil, &schemaError{path, fmt.Sprintf("schema is %s, not an object", kindName(v))}
+		return nil, &schemaError{path.String(), fmt.Sprintf("schema is %s, not an object", kindName(v))}
 	}
-	out := newOmap()
+	// At most one value per key of t.
+	out := &omap{keys: make([]string, 0, len(t.keys)), vals: make([]any, 0, len(t.keys))}
 	field := func(k string) (any, bool) {
 		x, ok := t.get(k)
 		if !ok || x == nil {
@@ -553,16 +577,11 @@ func canon(v any, path string) (*omap, error) {
 		}
 		return x, true
 	}
-	sub := func(k string) string {
-		if path == "" {
-			return k
-		}
-		return path + "." + k
-	}
+	sub := func(k string) *schemaPath { return &schemaPath{parent: path, key: k} }
 	if x, ok := field("$ref"); ok {
 		s, ok := x.(string)
 		if !ok {
-			return nil, &schemaError{sub("$ref"), "not a string"}
+			return nil, &schemaError{sub("$ref").String(), "not a string"}
 		}
 		out.set("$ref", s)
 	}
@@ -570,7 +589,7 @@ func canon(v any, path string) (*omap, error) {
 		switch tv := x.(type) {
 		case string:
 			if !primitiveTypeNames[tv] {
-				return nil, &schemaError{sub("type"), fmt.Sprintf("unknown variant %q", tv)}
+				return nil, &schemaError{sub("type").String(), fmt.Sprintf("unknown variant %q", tv)}
 			}
 			out.set("type", tv)
 		case []any:
@@ -578,33 +597,33 @@ func canon(v any, path string) (*omap, error) {
 			for i, e := range tv {
 				s, ok := e.(string)
 				if !ok || !primitiveTypeNames[s] {
-					return nil, &schemaError{sub("type"), "not a list of type names"}
+					return nil, &schemaError{sub("type").String(), "not a list of type names"}
 				}
 				arr[i] = s
 			}
 			out.set("type", arr)
 		default:
-			return nil, &schemaError{sub("type"), "not a type name or list"}
+			return nil, &schemaError{sub("type").String(), "not a type name or list"}
 		}
 	}
 	if x, ok := field("description"); ok {
 		s, ok := x.(string)
 		if !ok {
-			return nil, &schemaError{sub("description"), "not a string"}
+			return nil, &schemaError{sub("description").String(), "not a string"}
 		}
 		out.set("description", s)
 	}
 	if x, ok := field("encrypted"); ok {
 		b, ok := x.(bool)
 		if !ok {
-			return nil, &schemaError{sub("encrypted"), "not a boolean"}
+			return nil, &schemaError{sub("encrypted").String(), "not a boolean"}
 		}
 		out.set("encrypted", b)
 	}
 	if x, ok := field("enum"); ok {
 		arr, ok := x.([]any)
 		if !ok {
-			return nil, &schemaError{sub("enum"), "not an array"}
+			return nil, &schemaError{sub("enum").String(), "not an array"}
 		}
 		out.set("enum", deepCopy(arr))
 	}
@@ -625,13 +644,13 @@ func canon(v any, path string) (*omap, error) {
 	if x, ok := field("required"); ok {
 		arr, ok := x.([]any)
 		if !ok {
-			return nil, &schemaError{sub("required"), "not an array"}
+			return nil, &schemaError{sub("required").String(), "not an array"}
 		}
 		req := make([]any, len(arr))
 		for i, e := range arr {
 			s, ok := e.(string)
 			if !ok {
-				return nil, &schemaError{sub("required"), "not a list of strings"}
+				return nil, &schemaError{sub("required").String(), "not a list of strings"}
 			}
 			req[i] = s
 		}
@@ -655,11 +674,11 @@ func canon(v any, path string) (*omap, error) {
 		}
 		arr, ok := x.([]any)
 		if !ok {
-			return nil, &schemaError{sub(k), "not an array"}
+			return nil, &schemaError{sub(k).String(), "not an array"}
 		}
 		list := make([]any, len(arr))
 		for i, e := range arr {
-			c, err := canon(e, sub(k)+"["+strconv.Itoa(i)+"]")
+			c, err := canon(e, &schemaPath{parent: sub(k), index: i, isIndex: true})
 			if err != nil {
 				return nil, err
 			}
@@ -680,16 +699,16 @@ func canon(v any, path string) (*omap, error) {
 }
 
 // canonMap deserializes a BTreeMap<String, JsonSchema>: sorted by key.
-func canonMap(x any, path string) (*omap, error) {
+func canonMap(x any, path *schemaPath) (*omap, error) {
 	m, ok := x.(*omap)
 	if !ok {
-		return nil, &schemaError{path, "not an object"}
+		return nil, &schemaError{path.String(), "not an object"}
 	}
 	keys := append([]string(nil), m.keys...)
 	sort.Strings(keys)
-	out := newOmap()
+	out := &omap{keys: make([]string, 0, len(keys)), vals: make([]any, 0, len(keys))}
 	for _, k := range keys {
-		c, err := canon(m.value(k), path+"."+k)
+		c, err := canon(m.value(k), &schemaPath{parent: path, key: k})
 		if err != nil {
 			return nil, err
 		}

@@ -86,3 +86,23 @@ func FuzzInputSchemaFits(f *testing.F) {
 		}
 	})
 }
+
+// TestSchemaErrorPaths: a rejected schema's error names where canon
+// stopped, keys joined by ".", array positions in brackets.
+func TestSchemaErrorPaths(t *testing.T) {
+	for _, tc := range []struct{ schema, err string }{
+		{`{"properties":{"a":{"anyOf":[{},{"items":5}]}}}`, "properties.a.anyOf[1].items: schema is a number, not an object"},
+		{`{"properties":{"":{"required":[1]}}}`, "properties..required: not a list of strings"},
+		{`{"$defs":{"A":{"type":"object","properties":[]}},"$ref":"#/$defs/A"}`, "$defs.A.properties: not an object"},
+		{`{"type":"null"}`, "tool input schema must not be a singleton null type"},
+	} {
+		v, err := ojson.Parse([]byte(tc.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = normalizeOwned(fromOJSON(v).(*omap))
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("normalizeOwned(%s) = %v, want %q", tc.schema, err, tc.err)
+		}
+	}
+}

@@ -21,7 +21,6 @@ const (
 func renderTypeScript(schema any) string {
 	r := &tsRenderer{
 		root:      schema,
-		active:    map[string]int{},
 		remaining: maxTotalLocalRefExpansions,
 		work:      maxRenderedSchemaBytes * renderWorkMultiplier,
 	}
@@ -35,7 +34,7 @@ func renderTypeScript(schema any) string {
 type tsRenderer struct {
 	root      any
 	nestedIDs int            // depth of nested $id resources on the path
-	active    map[string]int // pointer → expansions on the current path
+	active    map[string]int // pointer → expansions on the current path (nil until the first)
 	remaining int            // total ref expansions left
 	work      int            // render work bytes left
 	exhausted bool
@@ -88,11 +87,31 @@ func (r *tsRenderer) consume(n int) bool {
 	return true
 }
 
-func (r *tsRenderer) pushLine(lines *[]string, line string) bool {
-	if !r.consume(len(line)) {
+// tsLines is a rendering's lines written as they are pushed, sep
+// between them.
+type tsLines struct {
+	b   strings.Builder
+	n   int
+	sep string
+}
+
+// pushLine appends the line made of parts, paid for from the work budget
+// (its length); false when the budget is exhausted.
+func (r *tsRenderer) pushLine(l *tsLines, parts ...string) bool {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if !r.consume(n) {
 		return false
 	}
-	*lines = append(*lines, line)
+	if l.n > 0 {
+		l.b.WriteString(l.sep)
+	}
+	for _, p := range parts {
+		l.b.WriteString(p)
+	}
+	l.n++
 	return true
 }
 
@@ -229,6 +248,9 @@ func (r *tsRenderer) expandRef(ptr string) string {
 		return "unknown"
 	}
 	r.remaining--
+	if r.active == nil {
+		r.active = map[string]int{}
+	}
 	r.active[ptr] = n + 1
 	out := r.render(target)
 	if n == 0 {
@@ -361,7 +383,7 @@ func (r *tsRenderer) renderArray(m *omap) string {
 	return "unknown[]"
 }
 
-func (r *tsRenderer) additionalLine(lines *[]string, m *omap, props *omap, prefix string) bool {
+func (r *tsRenderer) additionalLine(lines *tsLines, m *omap, props *omap, prefix string) bool {
 	if ap, ok := m.get("additionalProperties"); ok {
 		var t string
 		switch v := ap.(type) {
@@ -373,37 +395,37 @@ func (r *tsRenderer) additionalLine(lines *[]string, m *omap, props *omap, prefi
 		default:
 			t = r.render(ap)
 		}
-		return r.pushLine(lines, prefix+"[key: string]: "+t+";")
+		return r.pushLine(lines, prefix, "[key: string]: ", t, ";")
 	}
 	if props.len() == 0 {
-		return r.pushLine(lines, prefix+"[key: string]: unknown;")
+		return r.pushLine(lines, prefix, "[key: string]: unknown;")
 	}
 	return true
 }
 
-func (r *tsRenderer) renderProperty(name string, value any, required []string) string {
+// renderProperty renders one property as its name (JSON-quoted unless an
+// identifier), "?" unless required, and its type; ok is false when the
+// work budget ran out.
+func (r *tsRenderer) renderProperty(name string, value any, required []string) (pname, opt, typ string, ok bool) {
 	if len(name) > r.work {
 		r.exhausted = true
-		return "unknown"
+		return "", "", "", false
 	}
-	opt := "?"
+	opt = "?"
 	for _, q := range required {
 		if q == name {
 			opt = ""
 			break
 		}
 	}
-	pname := name
-	if normalizeIdentifier(name) != name {
+	pname = name
+	if !isIdentifier(name) {
 		var b strings.Builder
 		serdeString(&b, name)
 		pname = b.String()
 	}
-	t := r.render(value)
-	if r.exhausted {
-		return "unknown"
-	}
-	return pname + opt + ": " + t + ";"
+	typ = r.render(value)
+	return pname, opt, typ, !r.exhausted
 }
 
 func propertyDescription(v any) (string, bool) {
@@ -445,47 +467,53 @@ func (r *tsRenderer) renderObject(m *omap) string {
 			break
 		}
 	}
-	var lines []string
 	if multi {
+		lines := tsLines{sep: "\n"}
 		if !r.pushLine(&lines, "{") {
 			return "unknown"
 		}
 		for _, n := range names {
 			v := props.value(n)
 			if d, ok := propertyDescription(v); ok {
-				for _, line := range rustLines(d) {
+				// Rust's str::lines, each trimmed, blank ones left out.
+				for rest := d; rest != ""; {
+					var line string
+					line, rest, _ = strings.Cut(rest, "\n")
 					line = strings.TrimSpace(line)
 					if line == "" {
 						continue
 					}
-					if len(line)+5 > r.work || !r.pushLine(&lines, "  // "+line) {
+					if len(line)+5 > r.work || !r.pushLine(&lines, "  // ", line) {
 						return "unknown"
 					}
 				}
 			}
-			p := r.renderProperty(n, v, required)
-			if r.exhausted || !r.pushLine(&lines, "  "+p) {
+			pname, opt, typ, ok := r.renderProperty(n, v, required)
+			if !ok || !r.pushLine(&lines, "  ", pname, opt, ": ", typ, ";") {
 				return "unknown"
 			}
 		}
 		if !r.additionalLine(&lines, m, props, "  ") || !r.pushLine(&lines, "}") {
 			return "unknown"
 		}
-		return strings.Join(lines, "\n")
+		return lines.b.String()
 	}
+	lines := tsLines{sep: " "}
+	lines.b.WriteString("{ ") // not a line: the budget pays for lines only
 	for _, n := range names {
-		p := r.renderProperty(n, props.value(n), required)
-		if r.exhausted || !r.pushLine(&lines, p) {
+		pname, opt, typ, ok := r.renderProperty(n, props.value(n), required)
+		if !ok || !r.pushLine(&lines, pname, opt, ": ", typ, ";") {
 			return "unknown"
 		}
 	}
 	if !r.additionalLine(&lines, m, props, "") {
 		return "unknown"
 	}
-	if len(lines) == 0 {
+	if lines.n == 0 {
 		return "{}"
 	}
-	return "{ " + strings.Join(lines, " ") + " }"
+	lines.b.WriteString(" }")
+	return lines.b.String()
 }
 
 func (r *tsRenderer) renderLiteral(v any) string {
@@ -526,26 +554,13 @@ func literalUpperBound(v any) int {
 	return 0
 }
 
-// rustLines splits like Rust's str::lines: on "\n", a trailing "\r" of each
-// line removed, no final empty line after a trailing newline.
-func rustLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	parts := strings.Split(s, "\n")
-	if parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	for i, p := range parts {
-		parts[i] = strings.TrimSuffix(p, "\r")
-	}
-	return parts
-}
-
 // normalizeIdentifier is Codex's JS identifier normalisation (§1.3b): per
 // character, the first kept if _, $ or an ASCII letter, later ones if _, $
 // or ASCII alphanumeric, anything else replaced by one _; empty → _.
 func normalizeIdentifier(s string) string {
+	if isIdentifier(s) {
+		return s
+	}
 	var b strings.Builder
 	i := 0
 	for _, c := range s {
@@ -562,4 +577,20 @@ func normalizeIdentifier(s string) string {
 		return "_"
 	}
 	return b.String()
+}
+
+// isIdentifier reports whether normalizeIdentifier(s) == s: s is not
+// empty, starts with _, $ or an ASCII letter, and goes on with _, $ or
+// ASCII alphanumerics.
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
 }
