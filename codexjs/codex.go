@@ -40,63 +40,92 @@ func init() {
 }
 
 // compiled is the per-catalog state shared by every query: ALL_TOOLS, the
-// JSON and lowercase text of every entry, the identifier index and a pool
-// of goja runtimes.
+// JSON of every entry (slices of the dump's pieces), the lowercase text of
+// the entries that are not ASCII, the identifier index and a pool of goja
+// runtimes.
 type compiled struct {
 	all     *AllTools
 	entries []Entry
 	json    []string
+	// dump is JSON.stringify(ALL_TOOLS) as pieces: "[", the entries'
+	// JSON with their commas in blocks, "]".
+	dump []string
 	// lower is lowerEntry of the entries that are not ASCII ("" for the
 	// others, lowercased when a filter reads them).
-	lower    []string
-	dump     string
-	byIdent  map[string]int
-	bindings []toolBinding
-	limits   Limits
-	console  bool
-	pool     sync.Pool // *sandbox for built-in programs
+	lower   []string
+	byIdent map[string]int
+	limits  Limits
+	console bool
+	pool    sync.Pool // *sandbox for built-in programs
+
+	bindingsOnce sync.Once // the goja runtimes' tool bindings, built on first use
+	bindings     []toolBinding
 }
 
 func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *compiled {
 	at := BuildAllTools(cat, plugin)
-	c := &compiled{all: at, entries: at.Entries, byIdent: map[string]int{}, limits: limits, console: console}
-	c.json = make([]string, len(at.Entries))
-	c.lower = make([]string, len(at.Entries))
-	// The dump is written once, sized up front, and each entry's JSON is a
-	// slice of it.
-	var b strings.Builder
-	size := 2
-	for _, e := range at.Entries {
-		size += len(`{"name":,"description":},`) + ojson.JSStringLen(e.Name) + ojson.JSStringLen(e.Description)
+	n := len(at.Entries)
+	c := &compiled{all: at, entries: at.Entries, byIdent: make(map[string]int, n), limits: limits, console: console}
+	c.json = make([]string, n)
+	c.lower = make([]string, n)
+	// The dump is written in blocks of consecutive entries, on every core,
+	// each block sized up front; each entry's JSON is a slice of its block.
+	blocks := make([]string, (n+parallelChunk-1)/parallelChunk)
+	parallelChunks(n, func() func(from, to int) {
+		return func(from, to int) {
+			size := 0
+			for _, e := range at.Entries[from:to] {
+				size += len(`,{"name":,"description":}`) + ojson.JSStringLen(e.Name) + ojson.JSStringLen(e.Description)
+			}
+			var b strings.Builder
+			b.Grow(size)
+			for i := from; i < to; i++ {
+				e := &at.Entries[i]
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				start := b.Len()
+				e.appendJSON(&b)
+				c.json[i] = b.String()[start:]
+				if !ascii.Is(e.Name) || !ascii.Is(e.Description) {
+					c.lower[i] = lowerEntry(e.Name, e.Description)
+				}
+			}
+			blocks[from/parallelChunk] = b.String()
+		}
+	})
+	c.dump = append(make([]string, 0, len(blocks)+2), "[")
+	for _, b := range blocks {
+		if b != "" {
+			c.dump = append(c.dump, b)
+		}
 	}
-	b.Grow(size)
-	b.WriteByte('[')
-	for i, e := range at.Entries {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		start := b.Len()
-		e.appendJSON(&b)
-		c.json[i] = b.String()[start:]
-		if !ascii.Is(e.Name) || !ascii.Is(e.Description) {
-			c.lower[i] = lowerEntry(e.Name, e.Description)
-		}
-		c.byIdent[e.Name] = i
-		bind := toolBinding{name: e.Name, callName: e.Name}
-		if e.Tool != nil {
-			bind.tool = string(e.Tool.ID())
-			// Codex's argument errors print namespace+name without a
-			// separator (observed: tool `mcp__probedup`).
-			bind.callName = e.Namespace + e.ToolName
-		}
-		if e.Name == "apply_patch" {
-			bind.freeform = true // §1.5: apply_patch is a freeform tool
-		}
-		c.bindings = append(c.bindings, bind)
+	c.dump = append(c.dump, "]")
+	for i := range at.Entries {
+		c.byIdent[at.Entries[i].Name] = i
 	}
-	b.WriteByte(']')
-	c.dump = b.String()
 	return c
+}
+
+// toolBindings returns the tools global's bindings, built on first use.
+func (c *compiled) toolBindings() []toolBinding {
+	c.bindingsOnce.Do(func() {
+		c.bindings = make([]toolBinding, len(c.entries))
+		for i, e := range c.entries {
+			bind := toolBinding{name: e.Name, callName: e.Name}
+			if e.Tool != nil {
+				bind.tool = string(e.Tool.ID())
+				// Codex's argument errors print namespace+name without a
+				// separator (observed: tool `mcp__probedup`).
+				bind.callName = e.Namespace + e.ToolName
+			}
+			if e.Name == "apply_patch" {
+				bind.freeform = true // §1.5: apply_patch is a freeform tool
+			}
+			c.bindings[i] = bind
+		}
+	})
+	return c.bindings
 }
 
 // lowerEntry is jsLower(name + "\n" + description), the text the
@@ -113,7 +142,7 @@ func lowerEntry(name, description string) string {
 }
 
 func (c *compiled) newSandbox() *sandbox {
-	sb := newSandbox(c.entries, c.bindings, c.limits)
+	sb := newSandbox(c.entries, c.toolBindings(), c.limits)
 	if c.console {
 		con := sb.vm.NewObject()
 		for _, m := range []string{"log", "info", "warn", "error", "debug"} {
@@ -402,15 +431,31 @@ type found struct {
 
 // scanNames lists the catalog entries whose identifier appears in text as
 // a whole identifier ([A-Za-z0-9_$] on neither side), in order of first
-// appearance. Every MCP identifier starts with "mcp__" (§1.3a), so only
-// identifiers containing it are looked up.
+// appearance.
 func (c *compiled) scanNames(text string) []found {
 	var out []found
 	var seen map[int]bool
+	c.eachName(text, func(e, offset int) {
+		if seen == nil {
+			seen = map[int]bool{}
+		}
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, found{e, offset})
+		}
+	})
+	return out
+}
+
+// eachName calls fn with the entry and byte offset of every occurrence in
+// text of a catalog tool's identifier as a whole identifier. Every MCP
+// identifier starts with "mcp__" (§1.3a), so only identifiers containing
+// it are looked up.
+func (c *compiled) eachName(text string, fn func(entry, offset int)) {
 	for off := 0; ; {
 		k := strings.Index(text[off:], mcpPrefix)
 		if k < 0 {
-			return out
+			return
 		}
 		i := off + k
 		for i > 0 && isIdentByte(text[i-1]) {
@@ -422,13 +467,7 @@ func (c *compiled) scanNames(text string) []found {
 		}
 		off = j
 		if e, ok := c.byIdent[text[i:j]]; ok && c.entries[e].Tool != nil {
-			if seen == nil {
-				seen = map[int]bool{}
-			}
-			if !seen[e] {
-				seen[e] = true
-				out = append(out, found{e, i})
-			}
+			fn(e, i)
 		}
 	}
 }
@@ -445,9 +484,9 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 	shown := ShownText(items)
 	body := strings.Join(items[1:], "\n")
 	visible := c.scanNames(body)
-	var printed []found
+	var printed []int // entries named in the printed text, in no particular order
 	printedBytes := 0
-	seenPrinted := map[int]bool{}
+	isPrinted := make([]bool, len(c.entries))
 	pieces := out.pieces
 	if pieces == nil {
 		for _, it := range out.Items {
@@ -460,12 +499,12 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 		}
 		for _, p := range it {
 			printedBytes += len(p)
-			for _, f := range c.scanNames(p) {
-				if !seenPrinted[f.entry] {
-					seenPrinted[f.entry] = true
-					printed = append(printed, f)
+			c.eachName(p, func(e, _ int) {
+				if !isPrinted[e] {
+					isPrinted[e] = true
+					printed = append(printed, e)
 				}
-			}
+			})
 		}
 	}
 	res := search.Result{
@@ -485,14 +524,14 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 	}
 	res.Limit = len(res.Hits)
 	truncated := printedBytes > out.MaxOutputTokens*BytesPerToken || len(body) < printedBytes
-	visSet := map[int]bool{}
+	visSet := make(map[int]bool, len(visible))
 	for _, f := range visible {
 		visSet[f.entry] = true
 	}
 	var hidden []string
-	for _, f := range printed {
-		if !visSet[f.entry] {
-			hidden = append(hidden, c.entries[f.entry].Name)
+	for _, e := range printed {
+		if !visSet[e] {
+			hidden = append(hidden, c.entries[e].Name)
 		}
 	}
 	calls := out.Calls

@@ -42,7 +42,7 @@ var builtinStrategies = []Strategy{
 	{
 		Name:   "dump",
 		Source: "text(JSON.stringify(ALL_TOOLS));",
-		native: func(c *compiled, _ []string) [][]string { return [][]string{{c.dump}} },
+		native: func(c *compiled, _ []string) [][]string { return [][]string{c.dump} },
 	},
 }
 
