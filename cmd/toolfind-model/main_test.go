@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestRun(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, run(nil, nil, &out, &errOut))
+	assert.Equal(t, usage, errOut.String())
+
+	errOut.Reset()
+	assert.Equal(t, 2, run([]string{"serv"}, nil, &out, &errOut))
+	assert.Equal(t, "toolfind-model: unknown command \"serv\"\n"+usage, errOut.String())
+
+	out.Reset()
+	assert.Equal(t, 0, run([]string{"version"}, nil, &out, &errOut))
+	assert.True(t, strings.HasPrefix(out.String(), "toolfind-model (protocol 1)"), out.String())
+}
+
+// serve builds the SDK backend of the hello's API, reading the key from
+// the environment, and answers ready; an unknown API is refused.
+func TestServe(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-x")
+	var out, errOut bytes.Buffer
+	in := strings.NewReader(`{"id":0,"hello":{"protocol":1,"api":"openai","base_url":"http://127.0.0.1:9/v1","model":"m"}}` + "\n")
+	assert.Equal(t, 0, run([]string{"serve"}, in, &out, &errOut), errOut.String())
+	assert.Equal(t, `{"id":0,"ready":{"protocol":1}}`+"\n", out.String())
+
+	out.Reset()
+	in = strings.NewReader(`{"id":0,"hello":{"protocol":1,"api":"gemini","model":"m"}}` + "\n")
+	assert.Equal(t, 1, run([]string{"serve"}, in, &out, &errOut))
+	assert.Equal(t, `{"id":0,"error":{"fatal":"model writer: unknown API \"gemini\" (known: openai, anthropic)"}}`+"\n", out.String())
+	assert.Equal(t, "toolfind-model: model writer: unknown API \"gemini\" (known: openai, anthropic)\n", errOut.String())
+}
