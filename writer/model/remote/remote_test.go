@@ -471,3 +471,24 @@ func FuzzDecodeReply(f *testing.F) {
 		assert.Equal(t, string(b), string(b2))
 	})
 }
+
+// BenchmarkAsk is the pipe's cost per ask (the program's fake backend
+// answers at once): a Claude-sized request out, a call back. Against a
+// model's hundreds of milliseconds per answer it is noise.
+func BenchmarkAsk(b *testing.B) {
+	stderr := &syncBuffer{}
+	be, err := New(Config{Program: os.Args[0], Model: model.Config{API: model.OpenAI, Model: "m"}, Env: append(os.Environ(), serveVar+"=serve"), Stderr: stderr})
+	require.NoError(b, err)
+	defer be.Close()
+	big := req
+	big.Parts = []string{"<system-reminder>\n" + strings.Repeat("mcp__server__some_tool_name\n", 400) + "</system-reminder>"}
+	_, err = be.Ask(context.Background(), big, "warm up")
+	require.NoError(b, err)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := be.Ask(context.Background(), big, "find the invoice"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
