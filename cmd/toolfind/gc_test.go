@@ -51,3 +51,32 @@ func TestTuneGCLeavesUserSettings(t *testing.T) {
 		t.Errorf("with GOGC=100 set: GOGC %d, limit %d; want them unchanged (%d, %d)", p, l, percent, limit)
 	}
 }
+
+// TestTuneGCKeepsALaterLimit: a limit set before the first collection
+// (rank's streamMemoryLimit) is not replaced by tuneGC's 768 MiB.
+func TestTuneGCKeepsALaterLimit(t *testing.T) {
+	percent, limit := gcSettings()
+	defer func() {
+		debug.SetGCPercent(int(percent))
+		debug.SetMemoryLimit(int64(limit))
+	}()
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	tuneGC()
+	debug.SetMemoryLimit(streamMemoryLimit)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		p, l := gcSettings()
+		if p == gcPercent {
+			if l != streamMemoryLimit {
+				t.Fatalf("after the first collection: limit %d, want rank's %d kept", l, streamMemoryLimit)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s of collections later: GOGC %d, want %d", p, gcPercent)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

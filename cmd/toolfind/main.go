@@ -28,8 +28,9 @@ func main() {
 // catalogs: 7 → 6 MB, about 10 ms of CPU for nothing, and no later
 // collection). So the collector starts off, with firstGCAt as the memory
 // limit; the first collection (a small run never has one) switches to
-// GOGC=200 within 768 MiB, as a cleanup of an object that only that
-// collection frees.
+// GOGC=200 within 768 MiB (unless a larger limit was set meanwhile), as a
+// cleanup of an object that only that collection frees. A catalog large
+// enough for rank to stream (streamTools) passes firstGCAt while loading.
 func tuneGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -38,7 +39,10 @@ func tuneGC() {
 	debug.SetMemoryLimit(firstGCAt)
 	runtime.AddCleanup(new(gcSentinel), func(struct{}) {
 		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(memoryLimit)
+		// A limit set since (rank's streamMemoryLimit) stays.
+		if debug.SetMemoryLimit(-1) == firstGCAt {
+			debug.SetMemoryLimit(memoryLimit)
+		}
 	}, struct{}{})
 }
 
