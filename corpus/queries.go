@@ -107,14 +107,12 @@ func parseQueryLine(file string, line, indent int, text []byte, res *Resolver) (
 	if strings.TrimSpace(q.Text) == "" {
 		return Query{}, bad("query", errors.New("is empty"))
 	}
-	seen := map[ToolID]bool{}
 	for i, e := range q.ExpectRaw {
 		id, err := res.Resolve(e)
 		if err != nil {
 			return Query{}, bad(fmt.Sprintf("expect[%d]", i), err)
 		}
-		if !seen[id] {
-			seen[id] = true
+		if !slices.Contains(q.Expect, id) { // a handful: no map
 			q.Expect = append(q.Expect, id)
 		}
 	}
@@ -184,7 +182,8 @@ func queryFields(file string, line, indent int, text []byte, q *Query) error {
 // whether the line had that shape; any other line is left to queryFields,
 // which also words every error. FuzzQueryLine compares the two.
 func fastQueryFields(text []byte, q *Query) bool {
-	p := qscan{b: text}
+	// Every string read is cut from one copy of the line.
+	p := qscan{b: text, s: string(text)}
 	if !p.byte('{') {
 		return false
 	}
@@ -275,9 +274,11 @@ func compactStrings(arr []string) string {
 	return string(append(b, ']'))
 }
 
-// qscan is fastQueryFields' cursor.
+// qscan is fastQueryFields' cursor over b, whose copy s the strings read
+// are cut from.
 type qscan struct {
 	b []byte
+	s string
 	i int
 }
 
@@ -314,12 +315,12 @@ func (p *qscan) str() (string, bool) {
 		c := p.b[p.i]
 		switch {
 		case c == '"':
-			s := p.b[start:p.i]
+			s := p.s[start:p.i]
 			p.i++
-			if !utf8.Valid(s) {
+			if !utf8.ValidString(s) {
 				return "", false
 			}
-			return string(s), true
+			return s, true
 		case c == '\\' || c < 0x20:
 			return "", false
 		}

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -75,4 +76,24 @@ func FuzzQueryLine(f *testing.F) {
 		f.Add([]byte(c.line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { checkFastQueryLine(t, line) })
+}
+
+// BenchmarkParseQueriesAzure reads the 739 prompts of the azure-e2e corpus
+// (resolving their expect entries against the Azure catalog).
+func BenchmarkParseQueriesAzure(b *testing.B) {
+	cat, err := Load("../../shared/catalogs/azure.json")
+	if err != nil {
+		b.Skipf("shared azure catalog: %v", err)
+	}
+	data, err := os.ReadFile("../../shared/corpora/azure-e2e/queries.jsonl")
+	if err != nil {
+		b.Skipf("azure-e2e queries: %v", err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseQueries("queries.jsonl", bytes.NewReader(data), cat); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
