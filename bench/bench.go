@@ -242,6 +242,11 @@ func assemble(cells [][]Outcome, cols []column, qs *corpus.QuerySet, opts Option
 		rowOf[l] = i
 	}
 	rep := &Report{Queries: qs.Source, QueryCount: nq, Catalog: opts.Catalog, CatalogTools: opts.CatalogTools}
+	nout := 0
+	for _, c := range cells {
+		nout += len(c)
+	}
+	rep.Outcomes = make([]Outcome, 0, nout)
 	byRow := make([][]*Outcome, len(labels))
 	for qi := 0; qi < nq; qi++ {
 		start := len(rep.Outcomes)

@@ -1,9 +1,10 @@
 package bench
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -107,22 +108,16 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 		Error:       r.Error,
 		TimedOut:    r.TimedOut,
 	}
-	want := make(map[corpus.ToolID]bool, len(expect))
-	for _, id := range expect {
-		want[id] = true
-	}
 	// Per expected tool: its first hit (a client may list a tool twice;
 	// the first listing is the one the model meets first).
-	first := make(map[corpus.ToolID]search.Hit, len(expect))
+	first := newFirstHits(expect)
 	for _, h := range r.Hits {
-		if want[h.Tool] && validHit(h) {
-			if _, dup := first[h.Tool]; !dup {
-				first[h.Tool] = h
-			}
+		if validHit(h) {
+			first.see(h)
 		}
 	}
 	for _, id := range expect {
-		h, ok := first[id]
+		h, ok := first.get(id)
 		t := ToolOutcome{Tool: id}
 		if ok {
 			t.Rank, t.RankWorst, t.PWithinLimit = h.Rank, worst(h), clampP(h.PWithinLimit)
@@ -134,7 +129,7 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 	// Found-all: the product over groups of P(all of the group's expected
 	// tools are shown); an expected tool that is not a hit is never shown.
 	pAll := 0.0
-	if len(expect) > 0 && len(first) == len(expect) {
+	if len(expect) > 0 && first.found == len(expect) {
 		pAll = 1
 		for _, g := range groups {
 			if g.expected > 0 {
@@ -242,31 +237,118 @@ func clampP(p float64) float64 {
 	return p
 }
 
+// firstHits holds each expected tool's first valid hit. Expected lists
+// are short: tools are found by a scan, or by a map past manyExpected.
+type firstHits struct {
+	ids     []corpus.ToolID // distinct expected tools
+	hits    []search.Hit    // hits[i] is ids[i]'s first hit, when has[i]
+	has     []bool
+	counted []bool // tieGroups: already counted in its group
+	found   int    // how many have a hit
+	index   map[corpus.ToolID]int
+}
+
+const manyExpected = 16
+
+func newFirstHits(expect []corpus.ToolID) *firstHits {
+	f := &firstHits{ids: make([]corpus.ToolID, 0, len(expect))}
+	if len(expect) > manyExpected {
+		f.index = make(map[corpus.ToolID]int, len(expect))
+	}
+	for _, id := range expect {
+		if f.find(id) < 0 {
+			if f.index != nil {
+				f.index[id] = len(f.ids)
+			}
+			f.ids = append(f.ids, id)
+		}
+	}
+	f.hits = make([]search.Hit, len(f.ids))
+	f.has = make([]bool, len(f.ids))
+	f.counted = make([]bool, len(f.ids))
+	return f
+}
+
+// find returns id's position in ids, or -1.
+func (f *firstHits) find(id corpus.ToolID) int {
+	if f.index != nil {
+		if i, ok := f.index[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, x := range f.ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// see records h when it is an expected tool's first hit.
+func (f *firstHits) see(h search.Hit) {
+	if i := f.find(h.Tool); i >= 0 && !f.has[i] {
+		f.hits[i], f.has[i] = h, true
+		f.found++
+	}
+}
+
+// get returns id's first hit and whether it has one.
+func (f *firstHits) get(id corpus.ToolID) (search.Hit, bool) {
+	if i := f.find(id); i >= 0 && f.has[i] {
+		return f.hits[i], true
+	}
+	return search.Hit{}, false
+}
+
 // tieGroups groups the hits by their (Rank, RankWorst) range, in rank
 // order, counting the expected tools (their first listings) in each.
-func tieGroups(hits []search.Hit, expected map[corpus.ToolID]search.Hit) []group {
+func tieGroups(hits []search.Hit, expected *firstHits) []group {
 	type key struct{ first, last int }
-	idx := map[key]int{}
+	var idx map[key]int // past a few groups
 	var gs []group
-	counted := map[corpus.ToolID]bool{}
+	lookup := func(k key) (int, bool) {
+		if n := len(gs); n > 0 && gs[n-1].first == k.first && gs[n-1].last == k.last {
+			return n - 1, true // hits come in rank order
+		}
+		if idx != nil {
+			i, ok := idx[k]
+			return i, ok
+		}
+		for i := range gs {
+			if gs[i].first == k.first && gs[i].last == k.last {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	for _, h := range hits {
 		if !validHit(h) {
 			continue
 		}
 		k := key{h.Rank, worst(h)}
-		i, ok := idx[k]
+		i, ok := lookup(k)
 		if !ok {
 			i = len(gs)
-			idx[k] = i
 			gs = append(gs, group{first: k.first, last: k.last, n: k.last - k.first + 1})
+			if idx != nil {
+				idx[k] = i
+			} else if len(gs) > manyExpected {
+				idx = make(map[key]int, 2*len(gs))
+				for j := range gs {
+					idx[key{gs[j].first, gs[j].last}] = j
+				}
+			}
 		}
 		g := &gs[i]
 		if p := clampP(h.PWithinLimit); p > g.p {
 			g.p = p // members share p; take the largest if a client disagrees
 		}
-		if e, ok := expected[h.Tool]; ok && !counted[h.Tool] && e.Rank == h.Rank && worst(e) == k.last {
-			counted[h.Tool] = true
-			g.expected++
+		if j := expected.find(h.Tool); j >= 0 && expected.has[j] && !expected.counted[j] {
+			if e := expected.hits[j]; e.Rank == h.Rank && worst(e) == k.last {
+				expected.counted[j] = true
+				g.expected++
+			}
 		}
 	}
 	for i := range gs {
@@ -278,7 +360,7 @@ func tieGroups(hits []search.Hit, expected map[corpus.ToolID]search.Hit) []group
 			g.shown = int(whole)
 		}
 	}
-	sort.SliceStable(gs, func(a, b int) bool { return gs[a].first < gs[b].first })
+	slices.SortStableFunc(gs, func(a, b group) int { return cmp.Compare(a.first, b.first) })
 	return gs
 }
 
@@ -307,7 +389,7 @@ func outranked(r search.Result, rank int) []corpus.ToolID {
 		max = 10
 	}
 	var out []corpus.ToolID
-	seen := map[corpus.ToolID]bool{}
+	var seen map[corpus.ToolID]bool // past manyExpected tools; a scan before
 	for _, h := range r.Hits {
 		if len(out) == max {
 			break
@@ -317,9 +399,23 @@ func outranked(r search.Result, rank int) []corpus.ToolID {
 		}
 		above := rank > 0 && worst(h) < rank
 		shown := rank == 0 && clampP(h.PWithinLimit) > 0
-		if (above || shown) && !seen[h.Tool] {
+		if !above && !shown {
+			continue
+		}
+		if seen != nil {
+			if seen[h.Tool] {
+				continue
+			}
 			seen[h.Tool] = true
-			out = append(out, h.Tool)
+		} else if slices.Contains(out, h.Tool) {
+			continue
+		}
+		out = append(out, h.Tool)
+		if seen == nil && len(out) > manyExpected {
+			seen = make(map[corpus.ToolID]bool, 2*len(out))
+			for _, id := range out {
+				seen[id] = true
+			}
 		}
 	}
 	return out

@@ -44,11 +44,11 @@ type entry struct {
 	hint          string
 	hasHint       bool
 
-	// What the model reads once the tool is loaded (spec §3): the schema
-	// as JSON.stringify prints it and the token estimate (sized), and the
-	// <function> line (lined), each rendered on first use only (rendering
-	// every tool's schema up front cost more than a whole search; bench
-	// reads only the estimate).
+	// What the model reads once the tool is loaded (spec §3): the token
+	// estimate (sized; it needs only the schema's length), and the schema
+	// as JSON.stringify prints it with the <function> line (lined), each
+	// computed on first use only (rendering every tool's schema up front
+	// cost more than a whole search; bench reads only the estimate).
 	sized      sync.Once
 	lined      sync.Once
 	loadedDesc string
@@ -58,7 +58,7 @@ type entry struct {
 	descCut    bool // the listed description was cut
 }
 
-// size renders the schema and computes the token estimate once.
+// size computes the token estimate once.
 func (e *entry) size() {
 	e.sized.Do(func() {
 		if e.tool == nil {
@@ -69,11 +69,22 @@ func (e *entry) size() {
 			}
 			return
 		}
+		schema := 0
 		if e.tool.InputSchema.Kind != ojson.Invalid {
-			e.schemaText = e.tool.InputSchema.JS("")
+			schema = e.tool.InputSchema.JSLen()
 		}
 		// spec §3: ceil((UTF-8 bytes of schema JSON + description) / 2.5).
-		e.tokenCount = search.CeilDiv(2*(len(e.schemaText)+len(e.loadedDesc)), 5)
+		e.tokenCount = search.CeilDiv(2*(schema+len(e.loadedDesc)), 5)
+	})
+}
+
+// render renders the schema and the <function> line once.
+func (e *entry) render() {
+	e.lined.Do(func() {
+		if e.tool != nil && e.tool.InputSchema.Kind != ojson.Invalid {
+			e.schemaText = e.tool.InputSchema.JS("")
+		}
+		e.lineText = functionLine(e)
 	})
 }
 
@@ -83,17 +94,14 @@ func (e *entry) size() {
 func (e *entry) fullName() string { return strings.Join(e.parts, " ") }
 
 // line is the tool's <function> line once loaded (spec §3).
-func (e *entry) line() string {
-	e.lined.Do(func() { e.size(); e.lineText = functionLine(e) })
-	return e.lineText
-}
+func (e *entry) line() string { e.render(); return e.lineText }
 
 // tokens is the token estimate of the loaded definition (spec §3).
 func (e *entry) tokens() int { e.size(); return e.tokenCount }
 
 // schemaJSON is the input schema as JSON.stringify prints it ("" when
 // absent).
-func (e *entry) schemaJSON() string { e.size(); return e.schemaText }
+func (e *entry) schemaJSON() string { e.render(); return e.schemaText }
 
 // problem is one thing Claude Code does to a catalog's tool or server that
 // its author should know (turned into a corpus.Diagnostic by New).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -514,19 +515,41 @@ func (t *topK) result() []scored {
 // is required. It returns the scored terms, required ones first, and how
 // many are required.
 func parseTerms(ql string) (terms []string, nreq int) {
-	words := jsFields(ql)
-	if len(words) > maxTerms {
-		words = words[:maxTerms]
+	var buf [maxTerms]string
+	words := buf[:0]
+	start := -1 // jsFields(ql), stopping at the 33rd word
+	for i := 0; i < len(ql) && len(words) < maxTerms; {
+		r, size := rune(ql[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(ql[i:])
+		}
+		if search.IsJSSpace(r) {
+			if start >= 0 {
+				words = append(words, ql[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += size
 	}
-	var req, opt []string
+	if start >= 0 && len(words) < maxTerms {
+		words = append(words, ql[start:])
+	}
+	required := func(w string) bool { return strings.HasPrefix(w, "+") && search.UTF16Len(w) > 1 }
+	terms = make([]string, 0, len(words))
 	for _, w := range words {
-		if strings.HasPrefix(w, "+") && search.UTF16Len(w) > 1 {
-			req = append(req, w[1:])
-		} else {
-			opt = append(opt, w)
+		if required(w) {
+			terms = append(terms, w[1:])
 		}
 	}
-	return append(req, opt...), len(req)
+	nreq = len(terms)
+	for _, w := range words {
+		if !required(w) {
+			terms = append(terms, w)
+		}
+	}
+	return terms, nreq
 }
 
 // requiredMask are the signals that let a required term pass (spec §1
