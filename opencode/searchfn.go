@@ -203,7 +203,9 @@ func propertyText(input ojson.Value) (out []string) {
 	if nullish(props) {
 		return nil
 	}
-	for _, m := range entries(props) {
+	ms := entries(props)
+	out = make([]string, 0, 2*len(ms))
+	for _, m := range ms {
 		d := node{v: m.Value}.get("description")
 		out = append(out, m.Key)
 		if d.Kind == ojson.String {

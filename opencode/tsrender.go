@@ -495,6 +495,7 @@ func renderType(n node, scope *defScope, depth int, expanding []string) string {
 	}
 	indent := indentOf(depth + 1)
 	var b strings.Builder
+	b.Grow(48 * (len(members) + 1)) // a member's line and short comment
 	b.WriteString("{\n")
 	for i, m := range members {
 		p := node{v: m.Value}
