@@ -3,6 +3,7 @@ package grok
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -139,22 +140,33 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 		}
 		s.servers[len(s.servers)-1].tools = len(s.entries) - before
 	}
-	s.ix = bm25.NewFunc(len(s.entries), func(i int) string {
+	s.ix = bm25.NewAppend(len(s.entries), func(i int, dst []byte) []byte {
 		e := &s.entries[i]
-		return Document(e.tool.Server, e.tool.Name, e.tool.Description, params(e.tool.InputSchema))
+		var buf [16]string // the usual parameter names, without allocating
+		return AppendDocument(dst, e.tool.Server, e.tool.Name, e.tool.Description, appendParams(buf[:0], e.tool.InputSchema))
 	})
 	return s
 }
 
-// params is extract_parameter_names (B.2): the keys of "properties" when
-// it is an object. serde_json (preserve_order) keeps a repeated key at its
-// first position with its last value; Get returns the last value and Keys
-// the first positions, which is the same.
-func params(schema ojson.Value) []string {
-	if props, ok := schema.Get("properties"); ok && props.Kind == ojson.Object {
-		return props.Keys()
+// appendParams appends extract_parameter_names (B.2) to dst: the keys of
+// "properties" when it is an object. serde_json (preserve_order) keeps a
+// repeated key at its first position with its last value; Get returns the
+// last value, and a key is listed at its first position.
+func appendParams(dst []string, schema ojson.Value) []string {
+	props, ok := schema.Get("properties")
+	if !ok || props.Kind != ojson.Object {
+		return dst
 	}
-	return nil
+	if len(props.Members) > 16 {
+		return append(dst, props.Keys()...)
+	}
+	start := len(dst)
+	for _, m := range props.Members {
+		if !slices.Contains(dst[start:], m.Key) {
+			dst = append(dst, m.Key)
+		}
+	}
+	return dst
 }
 
 // index returns the entry of a tool, or false.
@@ -199,39 +211,43 @@ func (s *Simulator) Len() int { return len(s.entries) }
 // split components of the server name, the tool name and each parameter
 // name, all joined by spaces.
 func Document(server, tool, description string, params []string) string {
-	var b strings.Builder
 	n := 2*len(server) + 2*len(tool) + len(description) + 8
 	for _, p := range params {
 		n += 2*len(p) + 2
 	}
-	b.Grow(n)
-	b.WriteString(server)
-	b.WriteByte(' ')
-	b.WriteString(tool)
-	b.WriteByte(' ')
-	b.WriteString(description)
-	b.WriteByte(' ')
+	return string(AppendDocument(make([]byte, 0, n), server, tool, description, params))
+}
+
+// AppendDocument appends Document's text to dst and returns the extended
+// slice.
+func AppendDocument(dst []byte, server, tool, description string, params []string) []byte {
+	dst = append(dst, server...)
+	dst = append(dst, ' ')
+	dst = append(dst, tool...)
+	dst = append(dst, ' ')
+	dst = append(dst, description...)
+	dst = append(dst, ' ')
 	for i, p := range params {
 		if i > 0 {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
-		b.WriteString(p)
+		dst = append(dst, p...)
 	}
-	b.WriteByte(' ')
+	dst = append(dst, ' ')
 	first := true
 	part := func(s string) {
 		if !first {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
 		first = false
-		b.WriteString(s)
+		dst = append(dst, s...)
 	}
 	eachIdentifierPart(server, part)
 	eachIdentifierPart(tool, part)
 	for _, p := range params {
 		eachIdentifierPart(p, part)
 	}
-	return b.String()
+	return dst
 }
 
 // SplitIdentifier is Grok's split_identifier (B.2): split on "__", then
