@@ -150,14 +150,23 @@ func searchText(path, description string, input ojson.Value) string {
 	b.Grow(n)
 	ascii := true
 	add := func(s string) {
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			} else if c >= utf8.RuneSelf {
-				ascii = false
+		for start := 0; start < len(s); {
+			i := start
+			for i < len(s) && !('A' <= s[i] && s[i] <= 'Z') && s[i] < utf8.RuneSelf {
+				i++
 			}
-			b.WriteByte(c)
+			b.WriteString(s[start:i]) // a run that needs no change
+			if i < len(s) {
+				c := s[i]
+				if c >= utf8.RuneSelf {
+					ascii = false
+				} else {
+					c += 'a' - 'A'
+				}
+				b.WriteByte(c)
+				i++
+			}
+			start = i
 		}
 	}
 	add(path)
