@@ -31,12 +31,12 @@ var streamTools = 20_000
 // clients may run side by side within the memory limit; a wrong figure
 // changes the run's memory and time, never its output.
 var clientFootprint = map[string]int64{
-	"claude":            1_500,
-	"grok":              1_400,
-	"codex":             4_800,
-	"codex-search":      2_800,
-	"opencode":          2_300,
-	"opencode-codemode": 2_400,
+	"claude":            1_000,
+	"grok":              1_100,
+	"codex":             3_400,
+	"codex-search":      1_700,
+	"opencode":          2_200,
+	"opencode-codemode": 2_100,
 }
 
 // streamMemoryLimit is the soft memory limit (debug.SetMemoryLimit) while
@@ -47,7 +47,7 @@ const streamMemoryLimit = 900 << 20
 
 // unknownFootprint is the estimate for a client clientFootprint does not
 // list: the largest, so that it runs alone unless the memory is ample.
-const unknownFootprint = 4_800
+const unknownFootprint = 3_400
 
 // rankEach is simulators plus toolfind.Rank for a query over a large
 // catalog (see streamTools): each client is built, searched and dropped,
