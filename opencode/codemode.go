@@ -67,7 +67,7 @@ func NewCodeMode(cat *corpus.Catalog, v2 bool) *CodeMode {
 }
 
 func newCodeMode(cat *corpus.Catalog, p Profile) *CodeMode {
-	s := &CodeMode{prof: p, style: style118, byID: map[corpus.ToolID]int{}}
+	s := &CodeMode{prof: p, style: style118, byID: make(map[corpus.ToolID]int, cat.Len())}
 	if p.V2 {
 		s.style = planStyle{header: "search(...)", advert: searchSignatureV2}
 	}

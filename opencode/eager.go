@@ -109,7 +109,7 @@ type Eager struct {
 
 // NewEager builds the eager simulator over a catalog.
 func NewEager(cat *corpus.Catalog) *Eager {
-	s := &Eager{id: search.ClientID{Name: "opencode", Version: "1.18.33"}, byID: map[corpus.ToolID]int{}}
+	s := &Eager{id: search.ClientID{Name: "opencode", Version: "1.18.33"}, byID: make(map[corpus.ToolID]int, cat.Len())}
 	rejected := rejectedServers(cat)
 	s.entries = buildEntries(cat, rejected)
 	// The request lists the tools sorted by name with localeCompare, the

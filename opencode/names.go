@@ -56,7 +56,7 @@ type entry struct {
 // Servers whose tools/list the MCP SDK refuses (rejected) contribute no
 // tool and no server name.
 func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry {
-	byKey := map[string]*entry{}
+	byKey := make(map[string]*entry, cat.Len())
 	var keys []string
 	var servers []string
 	seenServer := map[string]bool{}
