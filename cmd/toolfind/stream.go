@@ -25,19 +25,23 @@ import (
 var streamTools = 20_000
 
 // clientFootprint is, per client, about how many heap bytes per catalog
-// tool its build and search hold at their peak, its answer included
-// (measured on gencat's 100,000 tools with GOGC=25: the heap's high-water
-// mark above the loaded catalog). rankEach only uses it to decide which
-// clients may run side by side within the memory limit; a wrong figure
-// changes the run's memory and time, never its output.
-var clientFootprint = map[string]int64{
-	"claude":            1_000,
-	"grok":              1_100,
-	"codex":             3_400,
-	"codex-search":      1_700,
-	"opencode":          2_200,
-	"opencode-codemode": 2_100,
+// tool its build and search hold at their peak (peak) and how many its
+// answer keeps to the end of the run (kept), measured on gencat's 100,000
+// tools with GOGC=5: the heap's high-water mark above the loaded catalog,
+// and what is left once the simulator is dropped. rankEach only uses them
+// to decide which clients may run side by side within the memory limit; a
+// wrong figure changes the run's memory and time, never its output.
+var clientFootprint = map[string]footprint{
+	"claude":            {peak: 1_000},
+	"grok":              {peak: 1_100},
+	"codex":             {peak: 2_900, kept: 100},
+	"codex-search":      {peak: 1_300},
+	"opencode":          {peak: 1_900, kept: 1_600}, // every tool is a hit
+	"opencode-codemode": {peak: 1_900},
 }
+
+// footprint is a client's memory per catalog tool (clientFootprint).
+type footprint struct{ peak, kept int64 }
 
 // streamMemoryLimit is the soft memory limit (debug.SetMemoryLimit) while
 // rank streams the clients of a large catalog, in place of tuneGC's 768
@@ -47,7 +51,7 @@ const streamMemoryLimit = 900 << 20
 
 // unknownFootprint is the estimate for a client clientFootprint does not
 // list: the largest, so that it runs alone unless the memory is ample.
-const unknownFootprint = 3_400
+var unknownFootprint = footprint{peak: 2_900, kept: 1_600}
 
 // rankEach is simulators plus toolfind.Rank for a query over a large
 // catalog (see streamTools): each client is built, searched and dropped,
@@ -75,19 +79,19 @@ func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q sea
 		debug.SetMemoryLimit(streamMemoryLimit) // kept to the end of the run
 	}
 	ph := g.run().begin("build+search", int64(len(profiles)), false)
-	est := make([]int64, len(profiles))
+	est, kept := make([]int64, len(profiles)), make([]int64, len(profiles))
 	for i, p := range profiles {
-		b, ok := clientFootprint[p.ID.Name]
+		f, ok := clientFootprint[p.ID.Name]
 		if !ok {
-			b = unknownFootprint
+			f = unknownFootprint
 		}
-		est[i] = b * int64(cat.Len())
+		est[i], kept[i] = f.peak*int64(cat.Len()), f.kept*int64(cat.Len())
 	}
 	per := make([][]search.Result, len(profiles))
 	build := make([]bool, len(profiles)) // the error is the client's build's
 	var mu sync.Mutex
 	done := 0
-	most, err := schedule(len(profiles), est, memoryRoom(), runtime.GOMAXPROCS(0), func(i int) error {
+	most, err := schedule(len(profiles), est, kept, memoryRoom(), runtime.GOMAXPROCS(0), func(i int) error {
 		p := profiles[i]
 		sim, err := search.Build(p, cat, opts[p.ID.Name])
 		if err != nil {
@@ -151,14 +155,15 @@ func (e *scheduleError) Unwrap() error { return e.err }
 
 // schedule runs jobs 0..n-1 with run, up to workers at a time, within a
 // memory room: a job starts only while the estimates (est) of the jobs
-// running and of itself sum to at most room, except that a job always
-// starts when none is running (so one larger than the room runs alone).
-// Free slots go to the largest waiting job that fits (ties: the lower
-// index), which pairs a large job with the small ones beside it. After a
-// job fails no other starts; schedule waits for the running ones and
-// returns the failed job of lowest index (*scheduleError). most is the
+// running and of itself sum to at most the room, except that a job always
+// starts when none is running (so one larger than the room runs alone). A
+// finished job's kept bytes (its answer, held to the end) leave the room
+// for good. Free slots go to the largest waiting job that fits (ties: the
+// lower index), which pairs a large job with the small ones beside it.
+// After a job fails no other starts; schedule waits for the running ones
+// and returns the failed job of lowest index (*scheduleError). most is the
 // largest number of jobs that ran at once.
-func schedule(n int, est []int64, room int64, workers int, run func(i int) error) (most int, err error) {
+func schedule(n int, est, kept []int64, room int64, workers int, run func(i int) error) (most int, err error) {
 	workers = max(workers, 1)
 	waiting := make([]int, n)
 	for i := range waiting {
@@ -199,6 +204,7 @@ func schedule(n int, est []int64, room int64, workers int, run func(i int) error
 		f := <-finishedc
 		running--
 		used -= est[f.job]
+		room -= kept[f.job]
 		if f.err != nil && (failed == nil || f.job < failed.job) {
 			failed = &scheduleError{job: f.job, err: f.err}
 		}

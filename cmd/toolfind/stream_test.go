@@ -41,7 +41,7 @@ func TestSchedule(t *testing.T) {
 				starts  []int
 				runs    = make([]int, len(tc.est))
 			)
-			most, err := schedule(len(tc.est), tc.est, tc.room, tc.workers, func(i int) error {
+			most, err := schedule(len(tc.est), tc.est, make([]int64, len(tc.est)), tc.room, tc.workers, func(i int) error {
 				mu.Lock()
 				running[i] = true
 				starts = append(starts, i)
@@ -82,7 +82,7 @@ func TestScheduleError(t *testing.T) {
 	var mu sync.Mutex
 	var ran []int
 	// One at a time (room 0), largest first: 3 (fails), then nothing.
-	_, err := schedule(4, []int64{1, 2, 3, 4}, 0, 2, func(i int) error {
+	_, err := schedule(4, []int64{1, 2, 3, 4}, make([]int64, 4), 0, 2, func(i int) error {
 		mu.Lock()
 		ran = append(ran, i)
 		mu.Unlock()
@@ -98,11 +98,38 @@ func TestScheduleError(t *testing.T) {
 	assert.Equal(t, []int{3}, ran)
 
 	// Two at a time: 1 and 0 run together and both fail; job 0 is named.
-	_, err = schedule(2, []int64{1, 2}, 100, 2, func(i int) error {
+	_, err = schedule(2, []int64{1, 2}, make([]int64, 2), 100, 2, func(i int) error {
 		time.Sleep(time.Duration(2-i) * 5 * time.Millisecond) // 0 fails last
 		return errors.New([]string{"zero", "one"}[i])
 	})
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, 0, se.job)
 	assert.EqualError(t, err, "zero")
+}
+
+// TestScheduleKept: a finished job's kept bytes shrink the room. Room 50:
+// 30 and 20 start together; 30 keeps 25, so 25 is left and the jobs of 20
+// and 10 no longer fit together: they run one at a time.
+func TestScheduleKept(t *testing.T) {
+	var mu sync.Mutex
+	var starts []int
+	running, most := 0, 0
+	_, err := schedule(4, []int64{30, 20, 20, 10}, []int64{25, 0, 0, 0}, 50, 2, func(i int) error {
+		mu.Lock()
+		starts = append(starts, i)
+		running++
+		if i >= 2 {
+			most = max(most, running)
+		}
+		mu.Unlock()
+		time.Sleep(time.Duration(1+i%2) * 5 * time.Millisecond) // 0 ends before 1
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return nil
+	})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []int{0, 1}, starts[:2])
+	assert.Equal(t, []int{2, 3}, starts[2:])
+	assert.Equal(t, 1, most, "jobs 2 and 3 ran beside another job")
 }
