@@ -447,6 +447,50 @@ func (c *compiled) scanNames(text string) []found {
 	return out
 }
 
+// namesIn lists, in no particular order, the catalog entries whose
+// identifier appears whole in one of the pieces (scanned on every core).
+func (c *compiled) namesIn(pieces []string) []int {
+	var (
+		mu    sync.Mutex
+		lists [][]int
+	)
+	parallelChunksOf(len(pieces), 8, func() func(from, to int) {
+		seen := make([]bool, len(c.entries))
+		var list []int
+		mu.Lock()
+		k := len(lists)
+		lists = append(lists, nil)
+		mu.Unlock()
+		return func(from, to int) {
+			for _, p := range pieces[from:to] {
+				c.eachName(p, func(e, _ int) {
+					if !seen[e] {
+						seen[e] = true
+						list = append(list, e)
+					}
+				})
+			}
+			mu.Lock()
+			lists[k] = list
+			mu.Unlock()
+		}
+	})
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	seen := make([]bool, len(c.entries))
+	var out []int
+	for _, l := range lists {
+		for _, e := range l {
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
 // eachName calls fn with the entry and byte offset of every occurrence in
 // text of a catalog tool's identifier as a whole identifier. Every MCP
 // identifier starts with "mcp__" (§1.3a), so only identifiers containing
@@ -484,29 +528,25 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 	shown := ShownText(items)
 	body := strings.Join(items[1:], "\n")
 	visible := c.scanNames(body)
-	var printed []int // entries named in the printed text, in no particular order
 	printedBytes := 0
-	isPrinted := make([]bool, len(c.entries))
-	pieces := out.pieces
-	if pieces == nil {
-		for _, it := range out.Items {
-			pieces = append(pieces, []string{it})
-		}
+	var flat []string // every printed piece; no name spans two
+	if out.pieces == nil {
+		flat = out.Items
 	}
-	for i, it := range pieces {
-		if i > 0 {
-			printedBytes++
-		}
-		for _, p := range it {
-			printedBytes += len(p)
-			c.eachName(p, func(e, _ int) {
-				if !isPrinted[e] {
-					isPrinted[e] = true
-					printed = append(printed, e)
-				}
-			})
-		}
+	for _, it := range out.pieces {
+		flat = append(flat, it...)
 	}
+	for _, p := range flat {
+		printedBytes += len(p)
+	}
+	nItems := len(out.Items)
+	if out.pieces != nil {
+		nItems = len(out.pieces)
+	}
+	if nItems > 1 {
+		printedBytes += nItems - 1 // the newlines between items
+	}
+	printed := c.namesIn(flat)
 	res := search.Result{
 		Client:      client,
 		Strategy:    strategy,

@@ -17,8 +17,13 @@ const parallelChunk = 256
 // work function from newWorker. A panic in a worker is re-raised in the
 // caller.
 func parallelChunks(n int, newWorker func() func(from, to int)) {
+	parallelChunksOf(n, parallelChunk, newWorker)
+}
+
+// parallelChunksOf is parallelChunks with chunks of the given size.
+func parallelChunksOf(n, chunk int, newWorker func() func(from, to int)) {
 	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || n < 4*parallelChunk {
+	if workers < 2 || n < 4*chunk {
 		if n > 0 {
 			newWorker()(0, n)
 		}
@@ -43,11 +48,11 @@ func parallelChunks(n int, newWorker func() func(from, to int)) {
 			}()
 			work := newWorker()
 			for {
-				from := int(next.Add(parallelChunk)) - parallelChunk
+				from := int(next.Add(int64(chunk))) - chunk
 				if from >= n {
 					return
 				}
-				work(from, min(from+parallelChunk, n))
+				work(from, min(from+chunk, n))
 			}
 		}()
 	}

@@ -120,26 +120,35 @@ func (c *compiled) lowered(i int, buf []byte) (string, []byte) {
 }
 
 // filterJSON prints JSON.stringify of the matching entries as pieces:
-// "[", the entries' JSON separated by ",", "]".
+// "[", the entries' JSON separated by ",", "]". The entries are matched on
+// every core.
 func (c *compiled) filterJSON(terms []string, all bool) [][]string {
-	parts := []string{"["}
-	n := 0
-	var buf []byte
-	for i := range c.entries {
-		var s string
-		s, buf = c.lowered(i, buf) // valid until the next call
-		ok := all
-		for _, w := range terms {
-			has := strings.Contains(s, w)
-			if all && !has {
-				ok = false
-				break
-			}
-			if !all && has {
-				ok = true
-				break
+	match := make([]bool, len(c.entries))
+	parallelChunks(len(c.entries), func() func(from, to int) {
+		var buf []byte
+		return func(from, to int) {
+			for i := from; i < to; i++ {
+				var s string
+				s, buf = c.lowered(i, buf) // valid until the next call
+				ok := all
+				for _, w := range terms {
+					has := strings.Contains(s, w)
+					if all && !has {
+						ok = false
+						break
+					}
+					if !all && has {
+						ok = true
+						break
+					}
+				}
+				match[i] = ok
 			}
 		}
+	})
+	parts := []string{"["}
+	n := 0
+	for i, ok := range match {
 		if !ok {
 			continue
 		}
