@@ -540,3 +540,42 @@ func TestStemDigitEnding(t *testing.T) {
 		}
 	}
 }
+
+// TestTermTable: the open-addressing table agrees with a map over keys
+// that collide in their low and high bits, 0 included, across growth.
+func TestTermTable(t *testing.T) {
+	var tt termTable
+	want := map[uint32]int32{}
+	keys := []uint32{0, 1, 1 << 31, 0xFFFFFFFF}
+	for i := uint32(0); i < 5000; i++ {
+		keys = append(keys, i<<20, i*0x9E3779B1, i)
+	}
+	for _, k := range keys {
+		id, added := tt.add(k, int32(len(want)))
+		if w, ok := want[k]; ok {
+			if added || id != w {
+				t.Fatalf("add(%#x) again = %d, %v; want %d, false", k, id, added, w)
+			}
+			continue
+		}
+		if !added || id != int32(len(want)) {
+			t.Fatalf("add(%#x) = %d, %v; want %d, true", k, id, added, len(want))
+		}
+		want[k] = id
+	}
+	for k, w := range want {
+		if got := tt.get(k); got != w {
+			t.Fatalf("get(%#x) = %d, want %d", k, got, w)
+		}
+	}
+	if got := tt.get(12345678); got != -1 {
+		t.Errorf("get(absent) = %d, want -1", got)
+	}
+	if tt.n != len(want) || 2*tt.n > len(tt.keys) {
+		t.Errorf("%d keys in %d slots, want %d at most half full", tt.n, len(tt.keys), len(want))
+	}
+	var empty termTable
+	if got := empty.get(0); got != -1 {
+		t.Errorf("empty get = %d, want -1", got)
+	}
+}

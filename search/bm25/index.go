@@ -25,7 +25,7 @@ type Index struct {
 	n       int              // documents
 	avgdl   float32          // mean token count, f64 mean rounded to f32
 	docLen  []int32          // token count per document
-	terms   map[uint32]int32 // fxhash32(token) → term id
+	terms   termTable        // fxhash32(token) → term id
 	idf     []float32        // term id → idf, f32 as the crate computes it
 	postOff []int32          // term id → first posting; len terms+1
 	post    []posting        // every term's postings, by term id, then document
@@ -154,7 +154,7 @@ func NewFromTokens(docs [][]string) *Index {
 // term ids.
 func build(docLen []int32, terms func(d int) []hashTF) *Index {
 	n := len(docLen)
-	ix := &Index{n: n, docLen: docLen, terms: make(map[uint32]int32)}
+	ix := &Index{n: n, docLen: docLen}
 	total := 0
 	for _, l := range docLen {
 		total += int(l)
@@ -174,10 +174,8 @@ func build(docLen []int32, terms func(d int) []hashTF) *Index {
 	for d := 0; d < n; d++ {
 		list := terms(d)
 		for k := range list {
-			id, ok := ix.terms[list[k].hash]
-			if !ok {
-				id = int32(len(df))
-				ix.terms[list[k].hash] = id
+			id, added := ix.terms.add(list[k].hash, int32(len(df)))
+			if added {
 				df = append(df, 0)
 			}
 			df[id]++
@@ -212,10 +210,7 @@ func (ix *Index) postings(id int32) []posting {
 }
 
 func (ix *Index) termID(tok string) int32 {
-	if id, ok := ix.terms[FxHash32(tok)]; ok {
-		return id
-	}
-	return -1
+	return ix.terms.get(FxHash32(tok))
 }
 
 // Len returns the number of documents.
@@ -380,3 +375,60 @@ func FxHash32(s string) uint32 {
 }
 
 func fxAdd(h, w uint32) uint32 { return (bits.RotateLeft32(h, 5) ^ w) * 0x27220a95 }
+
+// termTable maps token hashes to term ids: open addressing with linear
+// probing over a power-of-two table kept at most half full (a Go map
+// costs several times more per lookup while an index is built).
+type termTable struct {
+	keys  []uint32
+	ids   []int32 // id+1; 0 marks an empty slot
+	n     int
+	shift uint8 // 32 − log2(len(keys)): the slot is the product's top bits
+}
+
+func (t *termTable) slot(key uint32) int { return int((key * 0x9E3779B1) >> t.shift) }
+
+// get returns key's id, or -1.
+func (t *termTable) get(key uint32) int32 {
+	if len(t.keys) == 0 {
+		return -1
+	}
+	mask := len(t.keys) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		switch {
+		case t.ids[i] == 0:
+			return -1
+		case t.keys[i] == key:
+			return t.ids[i] - 1
+		}
+	}
+}
+
+// add returns key's id, giving it id when it has none (added true).
+func (t *termTable) add(key uint32, id int32) (int32, bool) {
+	if 2*(t.n+1) > len(t.keys) {
+		t.grow()
+	}
+	mask := len(t.keys) - 1
+	for i := t.slot(key); ; i = (i + 1) & mask {
+		switch {
+		case t.ids[i] == 0:
+			t.keys[i], t.ids[i] = key, id+1
+			t.n++
+			return id, true
+		case t.keys[i] == key:
+			return t.ids[i] - 1, false
+		}
+	}
+}
+
+func (t *termTable) grow() {
+	old := *t
+	size := max(2*len(old.keys), 1024)
+	*t = termTable{keys: make([]uint32, size), ids: make([]int32, size), shift: uint8(32 - bits.Len(uint(size)-1))}
+	for i, id := range old.ids {
+		if id != 0 {
+			t.add(old.keys[i], id-1)
+		}
+	}
+}
