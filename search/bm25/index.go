@@ -22,14 +22,14 @@ const (
 // post[postOff[t]:postOff[t+1]], in document order), so a large index costs
 // the garbage collector nothing to scan.
 type Index struct {
-	n       int              // documents
-	avgdl   float32          // mean token count, f64 mean rounded to f32
-	docLen  []int32          // token count per document
-	terms   termTable        // fxhash32(token) → term id
-	idf     []float32        // term id → idf, f32 as the crate computes it
-	postOff []int32          // term id → first posting; len terms+1
-	post    []posting        // every term's postings, by term id, then document
-	scratch sync.Pool        // *[]float32 of length n, all zero when pooled
+	n       int       // documents
+	avgdl   float32   // mean token count, f64 mean rounded to f32
+	docLen  []int32   // token count per document
+	terms   termTable // fxhash32(token) → term id
+	idf     []float32 // term id → idf, f32 as the crate computes it
+	postOff []int32   // term id → first posting; len terms+1
+	post    []posting // every term's postings, by term id, then document
+	scratch sync.Pool // *[]float32 of length n, all zero when pooled
 }
 
 type posting struct {
