@@ -267,6 +267,12 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 	}
 	select {
 	case r := <-ch:
+		if err := callerEnded(ctx); r.Error != nil && err != nil {
+			// The program was told the time left (timeout_ms) and its
+			// own timer can answer before ours fires: the caller's
+			// deadline or cancel is the cause, as it is below.
+			return model.Answer{}, err
+		}
 		return r.result(b.name)
 	case <-ctx.Done():
 		b.forget(id)
@@ -280,6 +286,19 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 			return model.Answer{}, b.exitErr(id)
 		}
 	}
+}
+
+// callerEnded is ctx's error, or context.DeadlineExceeded once its
+// deadline has passed even if its timer has not fired yet (on a busy
+// machine the program's answer to its own timeout_ms can come first).
+func callerEnded(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 func (b *Backend) forget(id int64) {

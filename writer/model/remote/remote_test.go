@@ -492,3 +492,21 @@ func BenchmarkAsk(b *testing.B) {
 		}
 	}
 }
+
+// An error answer that arrives once the caller's deadline has passed is
+// the caller's timeout, even before the context's timer has fired (the
+// program timed out on its own timeout_ms first).
+func TestCallerEnded(t *testing.T) {
+	assert.NoError(t, callerEnded(context.Background()))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.ErrorIs(t, callerEnded(ctx), context.Canceled)
+	// A deadline in the past whose timer has not been seen to fire: the
+	// context's own Err may still be nil here, callerEnded is not.
+	past, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	assert.ErrorIs(t, callerEnded(past), context.DeadlineExceeded)
+	future, cancel3 := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel3()
+	assert.NoError(t, callerEnded(future))
+}
