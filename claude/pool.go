@@ -347,8 +347,8 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 	// is its last one (ojson.Value.Get, JSON.parse).
 	var title, desc, in, out, meta, ann, icons ojson.Value
 	if v.Kind == ojson.Object {
-		for i := len(v.Members) - 1; i >= 0; i-- {
-			m := &v.Members[i]
+		for i := len(v.Members()) - 1; i >= 0; i-- {
+			m := &v.Members()[i]
 			switch {
 			case m.Key == "title" && title.Kind == ojson.Invalid:
 				title = m.Value
@@ -384,8 +384,8 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 		return "inputSchema", fmt.Sprintf("inputSchema is a %s, not an object", in.Kind)
 	}
 	var ty, props, req ojson.Value
-	for i := len(in.Members) - 1; i >= 0; i-- {
-		m := &in.Members[i]
+	for i := len(in.Members()) - 1; i >= 0; i-- {
+		m := &in.Members()[i]
 		switch {
 		case m.Key == "type" && ty.Kind == ojson.Invalid:
 			ty = m.Value
@@ -395,7 +395,7 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 			req = m.Value
 		}
 	}
-	if ty.Kind != ojson.String || ty.Str != "object" {
+	if ty.Kind != ojson.String || ty.Str() != "object" {
 		return "inputSchema.type", `inputSchema.type is not "object"`
 	}
 	if props.Kind != ojson.Invalid && props.Kind != ojson.Object {
@@ -405,7 +405,7 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 		if req.Kind != ojson.Array {
 			return "inputSchema.required", fmt.Sprintf("required is a %s, not an array", req.Kind)
 		}
-		for i, e := range req.Array {
+		for i, e := range req.Array() {
 			if e.Kind != ojson.String {
 				return fmt.Sprintf("inputSchema.required[%d]", i), fmt.Sprintf("required entry is a %s, not a string", e.Kind)
 			}
@@ -446,7 +446,7 @@ func toolFailure(t *corpus.Tool, wire string) (field, why string) {
 	if !ok || props.Kind != ojson.Object {
 		return "", ""
 	}
-	for _, m := range props.Members { // every key, repeated ones included
+	for _, m := range props.Members() { // every key, repeated ones included
 		if !corpus.ValidPropertyKey(m.Key) { // spec §2, §3
 			return "inputSchema.properties", fmt.Sprintf("property key %q fails ^[a-zA-Z0-9_.-]{1,64}$", clip(m.Key, 60))
 		}
@@ -465,7 +465,7 @@ func badPropertySchema(props ojson.Value, depth int) []string {
 	if depth > 200 {
 		return nil
 	}
-	for _, m := range props.Members {
+	for _, m := range props.Members() {
 		switch m.Value.Kind {
 		case ojson.Bool:
 		case ojson.Object:
@@ -489,14 +489,14 @@ func hiddenFromModel(t *corpus.Tool) (bool, string) {
 	v := t.Meta.Lookup("ui", "visibility")
 	switch v.Kind {
 	case ojson.Array:
-		for _, e := range v.Array {
-			if e.Kind == ojson.String && e.Str == "model" {
+		for _, e := range v.Array() {
+			if e.Kind == ojson.String && e.Str() == "model" {
 				return false, ""
 			}
 		}
 		return true, `visibility ` + v.JS("") + ` does not include "model"`
 	case ojson.String:
-		if strings.Contains(v.Str, "model") {
+		if strings.Contains(v.Str(), "model") {
 			return false, ""
 		}
 		return true, `visibility ` + v.JS("") + ` does not include "model"`

@@ -422,14 +422,14 @@ func brokenTool(s *corpus.Server) (*corpus.Tool, string, string) {
 			if ic.Kind != ojson.Array {
 				return t, "icons", "icons is not an array"
 			}
-			for _, e := range ic.Array {
+			for _, e := range ic.Array() {
 				if src, ok := e.Get("src"); e.Kind != ojson.Object || !ok || src.Kind != ojson.String {
 					return t, "icons", "an icon is not an object with a string src"
 				}
 			}
 		}
 		if a, ok := v.Get("annotations"); ok && a.Kind == ojson.Object {
-			for _, m := range a.Members {
+			for _, m := range a.Members() {
 				switch m.Key {
 				case "title":
 					if m.Value.Kind != ojson.String && m.Value.Kind != ojson.Null {

@@ -118,18 +118,18 @@ func fromOJSON(v ojson.Value) any {
 	case ojson.Bool:
 		return v.Bool
 	case ojson.Number:
-		return jnum(v.Str)
+		return jnum(v.Str())
 	case ojson.String:
-		return v.Str
+		return v.Str()
 	case ojson.Array:
-		out := make([]any, len(v.Array))
-		for i, e := range v.Array {
+		out := make([]any, len(v.Array()))
+		for i, e := range v.Array() {
 			out[i] = fromOJSON(e)
 		}
 		return out
 	case ojson.Object:
-		o := &omap{keys: make([]string, 0, len(v.Members)), vals: make([]any, 0, len(v.Members))}
-		for _, m := range v.Members {
+		o := &omap{keys: make([]string, 0, len(v.Members())), vals: make([]any, 0, len(v.Members()))}
+		for _, m := range v.Members() {
 			o.set(m.Key, fromOJSON(m.Value))
 		}
 		return o

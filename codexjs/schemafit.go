@@ -21,7 +21,7 @@ func inputSchemaFits(in ojson.Value) bool {
 	if in.Kind != ojson.Object {
 		return false
 	}
-	for _, m := range in.Members {
+	for _, m := range in.Members() {
 		if m.Key == "type" && typeHasNull(m.Value) {
 			return false // a singleton null type is rejected (§4.2)
 		}
@@ -31,10 +31,10 @@ func inputSchemaFits(in ojson.Value) bool {
 
 func typeHasNull(v ojson.Value) bool {
 	if v.Kind == ojson.String {
-		return v.Str == "null"
+		return v.Str() == "null"
 	}
-	for _, e := range v.Array {
-		if e.Kind == ojson.String && e.Str == "null" {
+	for _, e := range v.Array() {
+		if e.Kind == ojson.String && e.Str() == "null" {
 			return true
 		}
 	}
@@ -49,7 +49,7 @@ func schemaFits(v ojson.Value, depth int) bool {
 	if v.Kind != ojson.Object || depth > maxFitDepth {
 		return false
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		x := m.Value
 		if x.Kind == ojson.Null {
 			// canon reads a null keyword as absent; sanitizeSchema skips
@@ -64,7 +64,7 @@ func schemaFits(v ojson.Value, depth int) bool {
 			ok = isTypeName(x)
 			if x.Kind == ojson.Array {
 				ok = true
-				for _, e := range x.Array {
+				for _, e := range x.Array() {
 					ok = ok && isTypeName(e)
 				}
 			}
@@ -74,7 +74,7 @@ func schemaFits(v ojson.Value, depth int) bool {
 			ok = x.Kind == ojson.Array
 		case "required":
 			ok = x.Kind == ojson.Array
-			for _, e := range x.Array {
+			for _, e := range x.Array() {
 				ok = ok && e.Kind == ojson.String
 			}
 		case "items":
@@ -88,12 +88,12 @@ func schemaFits(v ojson.Value, depth int) bool {
 				ok = m.Key != "properties"
 				break
 			}
-			for _, e := range x.Members {
+			for _, e := range x.Members() {
 				ok = ok && schemaFits(e.Value, depth+1)
 			}
 		case "anyOf", "oneOf", "allOf":
 			ok = x.Kind == ojson.Array
-			for _, e := range x.Array {
+			for _, e := range x.Array() {
 				ok = ok && schemaFits(e, depth+1)
 			}
 		}
@@ -105,5 +105,5 @@ func schemaFits(v ojson.Value, depth int) bool {
 }
 
 func isTypeName(v ojson.Value) bool {
-	return v.Kind == ojson.String && primitiveTypeNames[v.Str]
+	return v.Kind == ojson.String && primitiveTypeNames[v.Str()]
 }

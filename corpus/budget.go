@@ -94,14 +94,14 @@ func depth(v ojson.Value, limit int) int {
 	d := 0
 	switch v.Kind {
 	case ojson.Array:
-		for _, e := range v.Array {
+		for _, e := range v.Array() {
 			d = max(d, depth(e, limit-1))
 			if d > limit {
 				break
 			}
 		}
 	case ojson.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			d = max(d, depth(m.Value, limit-1))
 			if d > limit {
 				break
@@ -114,7 +114,7 @@ func depth(v ojson.Value, limit int) int {
 // tooDeep checks a tool against MaxSchemaDepth and returns the diagnostic
 // naming its first member that nests too deeply, if any.
 func tooDeep(file, server, name string, tool ojson.Value) (Diagnostic, bool) {
-	for _, m := range tool.Members {
+	for _, m := range tool.Members() {
 		// The tool object is level 1: a member may nest MaxSchemaDepth-1.
 		if depth(m.Value, MaxSchemaDepth-1) > MaxSchemaDepth-1 {
 			return Diagnostic{Severity: Error, Code: CodeSchemaTooDeep, File: file, Server: server, Tool: name, Field: m.Key,

@@ -122,7 +122,7 @@ func (t *Tool) MetaString(key string) (string, bool) {
 	if !ok || v.Kind != ojson.String {
 		return "", false
 	}
-	return v.Str, true
+	return v.Str(), true
 }
 
 // MetaBool returns _meta[key] when it is a boolean.
@@ -143,9 +143,9 @@ func (t *Tool) UIVisibility() (vis []string, ok bool) {
 		return nil, false
 	}
 	vis = []string{}
-	for _, e := range v.Array {
+	for _, e := range v.Array() {
 		if e.Kind == ojson.String {
-			vis = append(vis, e.Str)
+			vis = append(vis, e.Str())
 		}
 	}
 	return vis, true

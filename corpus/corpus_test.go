@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -225,6 +224,35 @@ func TestSharedToolNameAcrossServers(t *testing.T) {
 	}
 }
 
+// TestSharedAndDuplicateNames: a name repeated within a server is a
+// duplicate (reported in catalog order, and not counted again as shared);
+// a name of several servers is reported once per server after the first,
+// names in sorted order.
+func TestSharedAndDuplicateNames(t *testing.T) {
+	tool := func(n string) string { return `{"name":"` + n + `","description":"d","inputSchema":{}}` }
+	servers, _, err := ParseCatalog("x.json", []byte(`{"servers":[
+	  {"name":"a","tools":[`+tool("search")+`,`+tool("x")+`]},
+	  {"name":"b","tools":[`+tool("search")+`,`+tool("search")+`,`+tool("y")+`]},
+	  {"name":"c","tools":[`+tool("x")+`,`+tool("search")+`,`+tool("x")+`]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range Validate(&Catalog{Servers: servers}) {
+		got = append(got, d.Code+" "+d.Server+"/"+d.Tool+": "+d.Message)
+	}
+	want := []string{
+		"duplicate-tool b/search: tool name repeated in this server; clients keep the first definition (OpenCode keeps the last)",
+		"duplicate-tool c/x: tool name repeated in this server; clients keep the first definition (OpenCode keeps the last)",
+		`shared-tool-name b/search: tool name also used by server "a"; a bare name cannot tell them apart`,
+		`shared-tool-name c/search: tool name also used by server "a"; a bare name cannot tell them apart`,
+		`shared-tool-name c/x: tool name also used by server "a"; a bare name cannot tell them apart`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestServerNameCollision(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
@@ -400,7 +428,7 @@ func TestRawBytesAreTheFilesBytes(t *testing.T) {
 		t.Errorf("Raw %q\nwant %q", tool.Raw, want)
 	}
 	// The last of a repeated key, as Get returns.
-	if string(tool.InputSchemaRaw) != `{"type":"object", "x":1}` || tool.InputSchema.Lookup("x").Str != "1" {
+	if string(tool.InputSchemaRaw) != `{"type":"object", "x":1}` || tool.InputSchema.Lookup("x").Str() != "1" {
 		t.Errorf("InputSchemaRaw %q", tool.InputSchemaRaw)
 	}
 	if tool.Name != "tA" {
@@ -420,12 +448,12 @@ func TestSharedCatalogsDecodeConsistently(t *testing.T) {
 	}
 	for _, tool := range cat.Tools() {
 		v, err := ojson.Parse(tool.Raw)
-		if err != nil || !reflect.DeepEqual(v, tool.Value) {
+		if err != nil || !ojson.Equal(v, tool.Value) {
 			t.Fatalf("%s: Value differs from its raw bytes (%v)", tool.ID(), err)
 		}
 		if in, _ := v.Get("inputSchema"); tool.InputSchemaRaw != nil {
 			w, err := ojson.Parse(tool.InputSchemaRaw)
-			if err != nil || !reflect.DeepEqual(w, in) {
+			if err != nil || !ojson.Equal(w, in) {
 				t.Fatalf("%s: input schema differs from its raw bytes", tool.ID())
 			}
 		}

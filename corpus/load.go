@@ -428,7 +428,7 @@ func (p *parser) stringField(field string, s span, required bool) (string, error
 	if err != nil {
 		return "", p.syntax(err)
 	}
-	return v.Str, nil
+	return v.Str(), nil
 }
 
 // server makes the server of a catalog object or servers[] entry (field
@@ -521,22 +521,22 @@ func (p *parser) tool(d *ojson.Decoder, i int) (*Tool, []Diagnostic, error) {
 		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: p.file, Field: fmt.Sprintf("tools[%d].name", i),
 			Message: "tool has no string name; skipped"}}, nil
 	}
-	if d, deep := tooDeep(p.file, "", nameV.Str, v); deep {
+	if d, deep := tooDeep(p.file, "", nameV.Str(), v); deep {
 		return nil, []Diagnostic{d}, nil
 	}
 	t := p.newTool(len(d.Data()) - d.Offset())
-	*t = Tool{Name: nameV.Str, Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
+	*t = Tool{Name: nameV.Str(), Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
 	var diags []Diagnostic
 	if d, ok := v.Get("description"); ok {
 		if d.Kind == ojson.String {
-			t.Description, t.HasDescription = d.Str, true
+			t.Description, t.HasDescription = d.Str(), true
 		} else if d.Kind != ojson.Null {
 			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Tool: t.Name,
 				Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", d.Kind)})
 		}
 	}
 	if tv, ok := v.Get("title"); ok && tv.Kind == ojson.String {
-		t.Title = tv.Str
+		t.Title = tv.Str()
 	}
 	t.InputSchema, _ = v.Get("inputSchema")
 	t.OutputSchema, _ = v.Get("outputSchema")
@@ -552,7 +552,7 @@ func (p *parser) tool(d *ojson.Decoder, i int) (*Tool, []Diagnostic, error) {
 func parseAnnotations(a ojson.Value) Annotations {
 	var out Annotations
 	if t, ok := a.Get("title"); ok && t.Kind == ojson.String {
-		out.Title = t.Str
+		out.Title = t.Str()
 	}
 	hint := func(k string) *bool {
 		h, ok := a.Get(k)

@@ -217,7 +217,7 @@ func (p *refParser) stringField(field string, s refSpan, required bool) (string,
 	if err != nil {
 		return "", p.syntax(err)
 	}
-	return v.Str, nil
+	return v.Str(), nil
 }
 
 func (p *refParser) server(field, name string, f refFields) (*Server, []Diagnostic, error) {
@@ -290,21 +290,21 @@ func (p *refParser) tool(d *ojson.Decoder, server string, i int) (*Tool, []Diagn
 		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: p.file, Server: server, Field: field + ".name",
 			Message: "tool has no string name; skipped"}}, nil
 	}
-	if d, deep := tooDeep(p.file, server, nameV.Str, v); deep {
+	if d, deep := tooDeep(p.file, server, nameV.Str(), v); deep {
 		return nil, []Diagnostic{d}, nil
 	}
-	t := &Tool{Server: server, Name: nameV.Str, Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
+	t := &Tool{Server: server, Name: nameV.Str(), Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
 	var diags []Diagnostic
 	if d, ok := v.Get("description"); ok {
 		if d.Kind == ojson.String {
-			t.Description, t.HasDescription = d.Str, true
+			t.Description, t.HasDescription = d.Str(), true
 		} else if d.Kind != ojson.Null {
 			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Server: server, Tool: t.Name,
 				Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", d.Kind)})
 		}
 	}
 	if tv, ok := v.Get("title"); ok && tv.Kind == ojson.String {
-		t.Title = tv.Str
+		t.Title = tv.Str()
 	}
 	t.InputSchema, _ = v.Get("inputSchema")
 	t.OutputSchema, _ = v.Get("outputSchema")

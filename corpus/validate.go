@@ -136,21 +136,32 @@ var suspicious = []string{
 // diagnostics in catalog order. It never panics on any parsed input.
 func Validate(c *Catalog) []Diagnostic {
 	var out []Diagnostic
-	var buf []byte                  // findSuspicious's scratch space
-	owners := map[string][]string{} // tool name -> servers
-	for _, s := range c.Servers {
-		seen := map[string]bool{}
+	var buf []byte // findSuspicious's scratch space
+	// owners: a tool name -> the first and the last server (index) with
+	// it; shared: a name of several servers -> their names, in order.
+	type owner struct{ first, last int }
+	owners := make(map[string]owner, c.Len())
+	shared := map[string][]string{}
+	for si, s := range c.Servers {
 		for _, t := range s.Tools {
 			d := func(sev Severity, code, field, format string, args ...any) {
 				out = append(out, Diagnostic{Severity: sev, Code: code, File: s.Source, Server: s.Name, Tool: t.Name,
 					Field: field, Message: fmt.Sprintf(format, args...)})
 			}
-			if seen[t.Name] {
+			o, ok := owners[t.Name]
+			if ok && o.last == si {
 				d(Warning, CodeDuplicateTool, "name", "tool name repeated in this server; clients keep the first definition (OpenCode keeps the last)")
 				continue
 			}
-			seen[t.Name] = true
-			owners[t.Name] = append(owners[t.Name], s.Name)
+			if !ok {
+				owners[t.Name] = owner{si, si}
+			} else {
+				if shared[t.Name] == nil {
+					shared[t.Name] = []string{c.Servers[o.first].Name}
+				}
+				shared[t.Name] = append(shared[t.Name], s.Name)
+				owners[t.Name] = owner{o.first, si}
+			}
 			if !validMCPToolName(t.Name) {
 				d(Warning, CodeNameInvalid, "name", "name %q breaks the MCP naming rule (1-128 characters of A-Za-z0-9_-.); clients rewrite the other characters", clip(t.Name, 60))
 			}
@@ -169,15 +180,13 @@ func Validate(c *Catalog) []Diagnostic {
 			out = append(out, validateSchema(s, t)...)
 		}
 	}
-	names := make([]string, 0, len(owners))
-	for n, servers := range owners {
-		if len(servers) > 1 {
-			names = append(names, n)
-		}
+	names := make([]string, 0, len(shared))
+	for n := range shared {
+		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		servers := owners[n]
+		servers := shared[n]
 		for _, srv := range servers[1:] {
 			out = append(out, Diagnostic{Severity: Info, Code: CodeSharedToolName, File: c.Server(srv).Source, Server: srv, Tool: n,
 				Field: "name", Message: fmt.Sprintf("tool name also used by server %q; a bare name cannot tell them apart", servers[0])})
@@ -210,20 +219,20 @@ func validateSchema(s *Server, t *Tool) []Diagnostic {
 		if req.Kind != ojson.Array {
 			d(Error, CodeRequiredType, "inputSchema.required", "required is a %s, not an array of strings; Claude Code drops every tool of this server", req.Kind)
 		} else {
-			for i, r := range req.Array {
+			for i, r := range req.Array() {
 				if r.Kind != ojson.String {
 					d(Error, CodeRequiredType, fmt.Sprintf("inputSchema.required[%d]", i), "required entry is a %s, not a string", r.Kind)
 					continue
 				}
 				if props.Kind == ojson.Object {
-					if _, ok := props.Get(r.Str); !ok {
-						d(Warning, CodeRequiredUnknown, fmt.Sprintf("inputSchema.required[%d]", i), "required names %q, which is not in properties", r.Str)
+					if _, ok := props.Get(r.Str()); !ok {
+						d(Warning, CodeRequiredUnknown, fmt.Sprintf("inputSchema.required[%d]", i), "required names %q, which is not in properties", r.Str())
 					}
 				}
 			}
 		}
 	}
-	if props.Kind == ojson.Object && slices.ContainsFunc(props.Members, func(m ojson.Member) bool { return !ValidPropertyKey(m.Key) }) {
+	if props.Kind == ojson.Object && slices.ContainsFunc(props.Members(), func(m ojson.Member) bool { return !ValidPropertyKey(m.Key) }) {
 		for _, k := range props.Keys() {
 			if !ValidPropertyKey(k) {
 				d(Error, CodePropertyKeyInvalid, "inputSchema.properties", "property key %q fails ^[a-zA-Z0-9_.-]{1,64}$; Claude Code skips this tool", clip(k, 60))

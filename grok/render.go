@@ -129,17 +129,17 @@ func (w *serdeWriter) value(v ojson.Value, indent string) {
 			w.b.WriteString("false")
 		}
 	case ojson.Number:
-		w.b.WriteString(FormatNumber(v.Str))
+		w.b.WriteString(FormatNumber(v.Str()))
 	case ojson.String:
-		w.str(v.Str)
+		w.str(v.Str())
 	case ojson.Array:
-		if len(v.Array) == 0 {
+		if len(v.Array()) == 0 {
 			w.b.WriteString("[]")
 			return
 		}
 		w.b.WriteString("[")
 		inner := indent + "  "
-		for i, e := range v.Array {
+		for i, e := range v.Array() {
 			if i > 0 {
 				w.b.WriteString(",")
 			}
@@ -148,13 +148,13 @@ func (w *serdeWriter) value(v ojson.Value, indent string) {
 		}
 		w.b.WriteString("\n" + indent + "]")
 	case ojson.Object:
-		if len(v.Members) == 0 {
+		if len(v.Members()) == 0 {
 			w.b.WriteString("{}")
 			return
 		}
 		w.b.WriteString("{")
 		inner := indent + "  "
-		for i, m := range v.Members {
+		for i, m := range v.Members() {
 			if i > 0 {
 				w.b.WriteString(",")
 			}

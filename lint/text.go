@@ -21,15 +21,15 @@ type modelText struct {
 // (hints such as anthropic/searchHint).
 func toolTexts(t *corpus.Tool) []modelText {
 	var out []modelText
-	for _, m := range t.Value.Members {
+	for _, m := range t.Value.Members() {
 		switch m.Key {
 		case "title", "description":
 			if m.Value.Kind == ojson.String {
-				out = append(out, modelText{[]string{m.Key}, m.Value.Str})
+				out = append(out, modelText{[]string{m.Key}, m.Value.Str()})
 			}
 		case "annotations":
 			if v, ok := m.Value.Get("title"); ok && v.Kind == ojson.String {
-				out = append(out, modelText{[]string{"annotations", "title"}, v.Str})
+				out = append(out, modelText{[]string{"annotations", "title"}, v.Str()})
 			}
 		case "inputSchema", "outputSchema":
 			walkSchema(m.Value, []string{m.Key}, &out, 0)
@@ -48,16 +48,16 @@ func walkSchema(v ojson.Value, path []string, out *[]modelText, depth int) {
 	}
 	switch v.Kind {
 	case ojson.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			p := append(append([]string(nil), path...), m.Key)
 			if (m.Key == "description" || m.Key == "title") && m.Value.Kind == ojson.String {
-				*out = append(*out, modelText{p, m.Value.Str})
+				*out = append(*out, modelText{p, m.Value.Str()})
 				continue
 			}
 			walkSchema(m.Value, p, out, depth+1)
 		}
 	case ojson.Array:
-		for i, e := range v.Array {
+		for i, e := range v.Array() {
 			walkSchema(e, append(append([]string(nil), path...), strconv.Itoa(i)), out, depth+1)
 		}
 	}
@@ -69,13 +69,13 @@ func walkStrings(v ojson.Value, path []string, out *[]modelText, depth int) {
 	}
 	switch v.Kind {
 	case ojson.String:
-		*out = append(*out, modelText{path, v.Str})
+		*out = append(*out, modelText{path, v.Str()})
 	case ojson.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			walkStrings(m.Value, append(append([]string(nil), path...), m.Key), out, depth+1)
 		}
 	case ojson.Array:
-		for i, e := range v.Array {
+		for i, e := range v.Array() {
 			walkStrings(e, append(append([]string(nil), path...), strconv.Itoa(i)), out, depth+1)
 		}
 	}

@@ -143,7 +143,7 @@ func (d *Decoder) Value() (Value, error) {
 		return d.array()
 	case '"':
 		s, err := d.str()
-		return Value{Kind: String, Str: s}, err
+		return StringOf(s), err
 	case 't':
 		return Value{Kind: Bool, Bool: true}, d.literal("true")
 	case 'f':
@@ -156,7 +156,7 @@ func (d *Decoder) Value() (Value, error) {
 			if err := d.number(); err != nil {
 				return Value{}, err
 			}
-			return Value{Kind: Number, Str: d.text(start, d.pos)}, nil
+			return NumberOf(d.text(start, d.pos)), nil
 		}
 		return Value{}, d.errorf("invalid character %s looking for beginning of value", quoteChar(c))
 	}
@@ -305,7 +305,7 @@ func (d *Decoder) ObjectValue(seen func(key string, raw []byte)) (Value, error) 
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{Kind: Object, Members: ms}, nil
+	return ObjectOf(ms...), nil
 }
 
 func (d *Decoder) array() (Value, error) {
@@ -320,7 +320,7 @@ func (d *Decoder) array() (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return Value{Kind: Array, Array: vs}, nil
+	return ArrayOf(vs...), nil
 }
 
 // pop moves the items gathered on a scratch stack above base off it, into
@@ -351,7 +351,7 @@ const (
 func carve[T any](slab *[]T, n, more int) []T {
 	s := *slab
 	if n == 0 {
-		return []T{}
+		return nil
 	}
 	if cap(s)-len(s) < n {
 		var zero T

@@ -42,9 +42,31 @@ func ExampleDecoder_ObjectValue() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(v.Lookup("name").Str)
+	fmt.Println(v.Lookup("name").Str())
 	fmt.Println(string(schema))
 	// Output:
 	// read_file
 	// {"type" : "object"}
+}
+
+// Values are built with StringOf, NumberOf, ArrayOf and ObjectOf and read
+// with Str, Array and Members; Equal compares them.
+func ExampleObjectOf() {
+	v := ojson.ObjectOf(
+		ojson.Member{Key: "type", Value: ojson.StringOf("text")},
+		ojson.Member{Key: "sizes", Value: ojson.ArrayOf(ojson.NumberOf("1.50"), ojson.Value{Kind: ojson.Null})},
+	)
+	fmt.Println(v.JS(""))
+	for _, m := range v.Members() {
+		fmt.Println(m.Key, m.Value.Kind, m.Value.Len())
+	}
+	fmt.Println(v.Lookup("sizes").Array()[0].Str())
+	w, _ := ojson.Parse([]byte(`{"type": "text", "sizes": [1.50, null]}`))
+	fmt.Println(ojson.Equal(v, w))
+	// Output:
+	// {"type":"text","sizes":[1.5,null]}
+	// type string 0
+	// sizes array 2
+	// 1.50
+	// true
 }

@@ -10,6 +10,12 @@
 // Parse accepts exactly one JSON value (RFC 8259). Duplicate object keys are
 // kept in the order they appear; Get returns the last one, as JSON.parse and
 // serde_json do.
+//
+// A Value is 16 bytes (a kind, a length and a pointer), because a large
+// catalog holds millions of them. The Decoder builds a document with few
+// allocations: the elements of all its arrays and the members of all its
+// objects are cut from a few large slabs, unescaped strings from a byte
+// slab, and with NewSharedDecoder every other string points into the input.
 package ojson
 
 import (
@@ -20,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Value.
@@ -52,13 +59,114 @@ type Member struct {
 }
 
 // Value is a parsed JSON value. The zero Value has Kind Invalid and stands
-// for "absent".
+// for "absent". A Value is 16 bytes (a catalog holds millions): a string's
+// text, a number's literal, an array's elements and an object's members
+// are read with Str, Array and Members, and such values are made with
+// StringOf, NumberOf, ArrayOf and ObjectOf.
 type Value struct {
-	Kind    Kind
-	Bool    bool
-	Str     string   // String: the decoded text; Number: the literal as written
-	Array   []Value  // Array elements
-	Members []Member // Object members in source order (duplicates kept)
+	Kind Kind
+	Bool bool           // Bool: the value
+	n    uint32         // the length of the text, or the number of elements or members
+	p    unsafe.Pointer // the text's first byte, the first element (*Value) or member (*Member)
+}
+
+// StringOf returns the JSON string s.
+func StringOf(s string) Value {
+	return Value{Kind: String, n: length(len(s)), p: unsafe.Pointer(unsafe.StringData(s))}
+}
+
+// NumberOf returns the number written lit, which must be a JSON number
+// literal (RFC 8259 §6): it is kept as written, not checked.
+func NumberOf(lit string) Value {
+	return Value{Kind: Number, n: length(len(lit)), p: unsafe.Pointer(unsafe.StringData(lit))}
+}
+
+// ArrayOf returns an array of elems. The array uses elems' memory: the
+// caller must not modify elems afterwards.
+func ArrayOf(elems ...Value) Value {
+	return Value{Kind: Array, n: length(len(elems)), p: unsafe.Pointer(unsafe.SliceData(elems))}
+}
+
+// ObjectOf returns an object of members, in their order (repeated keys
+// kept). The object uses members' memory: the caller must not modify
+// members afterwards.
+func ObjectOf(members ...Member) Value {
+	return Value{Kind: Object, n: length(len(members)), p: unsafe.Pointer(unsafe.SliceData(members))}
+}
+
+// length checks that a text, array or object fits a Value: 4 GiB or
+// 4,294,967,295 items at most, far above anything a 64 MiB file holds.
+func length(n int) uint32 {
+	if uint64(n) > math.MaxUint32 {
+		panic("ojson: string, array or object longer than 4,294,967,295")
+	}
+	return uint32(n)
+}
+
+// Str returns a String's decoded text or a Number's literal as written;
+// "" for any other kind.
+func (v Value) Str() string {
+	if v.Kind != String && v.Kind != Number {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), v.n)
+}
+
+// Array returns an array's elements (nil for any other kind). The slice
+// has no spare capacity: appending to it copies it. Its elements must not
+// be modified.
+func (v Value) Array() []Value {
+	if v.Kind != Array || v.n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.p), v.n)
+}
+
+// Members returns an object's members in source order, repeated keys
+// included (nil for any other kind). The slice has no spare capacity:
+// appending to it copies it. Its members must not be modified.
+func (v Value) Members() []Member {
+	if v.Kind != Object || v.n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*Member)(v.p), v.n)
+}
+
+// Len returns the number of an array's elements or an object's members
+// (repeated keys included), 0 for any other kind.
+func (v Value) Len() int {
+	if v.Kind != Array && v.Kind != Object {
+		return 0
+	}
+	return int(v.n)
+}
+
+// Equal reports whether a and b are the same JSON: the same kind, text,
+// and elements or members in the same order (repeated keys included).
+// Values must be compared with Equal, not ==, reflect.DeepEqual or a
+// testing library's deep equality, which compare where the elements are
+// and not what they hold.
+func Equal(a, b Value) bool {
+	if a.Kind != b.Kind || a.Bool != b.Bool || a.Str() != b.Str() || a.Len() != b.Len() {
+		return false
+	}
+	switch a.Kind {
+	case Array:
+		bs := b.Array()
+		for i, e := range a.Array() {
+			if !Equal(e, bs[i]) {
+				return false
+			}
+		}
+	case Object:
+		bs := b.Members()
+		for i, m := range a.Members() {
+			if m.Key != bs[i].Key || !Equal(m.Value, bs[i].Value) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Parse decodes data as a single JSON value (see Decoder).
@@ -85,9 +193,10 @@ func (v Value) Get(key string) (Value, bool) {
 	if v.Kind != Object {
 		return Value{}, false
 	}
-	for i := len(v.Members) - 1; i >= 0; i-- {
-		if v.Members[i].Key == key {
-			return v.Members[i].Value, true
+	ms := v.Members()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Key == key {
+			return ms[i].Value, true
 		}
 	}
 	return Value{}, false
@@ -117,15 +226,16 @@ func (v Value) Keys() []string {
 	if v.Kind != Object {
 		return nil
 	}
-	keys := make([]string, 0, len(v.Members))
-	if !hasDuplicateKeys(v.Members) {
-		for _, m := range v.Members {
+	ms := v.Members()
+	keys := make([]string, 0, len(ms))
+	if !hasDuplicateKeys(ms) {
+		for _, m := range ms {
 			keys = append(keys, m.Key)
 		}
 		return keys
 	}
-	seen := make(map[string]bool, len(v.Members))
-	for _, m := range v.Members {
+	seen := make(map[string]bool, len(ms))
+	for _, m := range ms {
 		if !seen[m.Key] {
 			seen[m.Key] = true
 			keys = append(keys, m.Key)
@@ -139,7 +249,7 @@ func (v Value) Float() (float64, bool) {
 	if v.Kind != Number {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.Str, 64)
+	f, err := strconv.ParseFloat(v.Str(), 64)
 	if err != nil {
 		// Out-of-range literals become ±Inf in JavaScript.
 		var ne *strconv.NumError
@@ -157,23 +267,24 @@ func (v Value) Float() (float64, bool) {
 func (v Value) Dedup() Value {
 	switch v.Kind {
 	case Array:
-		out := Value{Kind: Array, Array: make([]Value, len(v.Array))}
-		for i, e := range v.Array {
-			out.Array[i] = e.Dedup()
+		out := make([]Value, v.n)
+		for i, e := range v.Array() {
+			out[i] = e.Dedup()
 		}
-		return out
+		return ArrayOf(out...)
 	case Object:
-		idx := make(map[string]int, len(v.Members))
-		out := Value{Kind: Object, Members: make([]Member, 0, len(v.Members))}
-		for _, m := range v.Members {
+		ms := v.Members()
+		idx := make(map[string]int, len(ms))
+		out := make([]Member, 0, len(ms))
+		for _, m := range ms {
 			if i, ok := idx[m.Key]; ok {
-				out.Members[i].Value = m.Value.Dedup()
+				out[i].Value = m.Value.Dedup()
 				continue
 			}
-			idx[m.Key] = len(out.Members)
-			out.Members = append(out.Members, Member{Key: m.Key, Value: m.Value.Dedup()})
+			idx[m.Key] = len(out)
+			out = append(out, Member{Key: m.Key, Value: m.Value.Dedup()})
 		}
-		return out
+		return ObjectOf(out...)
 	}
 	return v
 }
@@ -206,22 +317,22 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(v.Bool))
 	case Number:
-		if plainInteger(v.Str) {
-			b.WriteString(v.Str) // what JSNumber prints for it
+		if lit := v.Str(); plainInteger(lit) {
+			b.WriteString(lit) // what JSNumber prints for it
 			return
 		}
 		f, _ := v.Float()
 		b.WriteString(JSNumber(f))
 	case String:
-		AppendJSString(b, v.Str)
+		AppendJSString(b, v.Str())
 	case Array:
-		if len(v.Array) == 0 {
+		if v.n == 0 {
 			b.WriteString("[]")
 			return
 		}
 		inner := prefix + indent
 		b.WriteByte('[')
-		for i, e := range v.Array {
+		for i, e := range v.Array() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -237,11 +348,11 @@ func writeJS(b *strings.Builder, v Value, indent, prefix string) {
 		}
 		b.WriteByte(']')
 	case Object:
-		if len(v.Members) == 0 {
+		if v.n == 0 {
 			b.WriteString("{}")
 			return
 		}
-		ms := v.Members
+		ms := v.Members()
 		if hasDuplicateKeys(ms) {
 			ms = dedupMembers(ms)
 		}

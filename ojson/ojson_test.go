@@ -63,11 +63,11 @@ func TestDuplicateKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Members) != 3 {
-		t.Errorf("members kept: %d, want 3", len(v.Members))
+	if len(v.Members()) != 3 {
+		t.Errorf("members kept: %d, want 3", len(v.Members()))
 	}
-	if a, _ := v.Get("a"); a.Str != "3" {
-		t.Errorf("Get returns %q, want the last value 3", a.Str)
+	if a, _ := v.Get("a"); a.Str() != "3" {
+		t.Errorf("Get returns %q, want the last value 3", a.Str())
 	}
 	if got := strings.Join(v.Keys(), ","); got != "a,b" {
 		t.Errorf("Keys = %s", got)
@@ -91,14 +91,14 @@ func TestParseErrors(t *testing.T) {
 
 func TestLookupAndKinds(t *testing.T) {
 	v, _ := Parse([]byte(`{"ui":{"visibility":["app"]},"n":12.50,"t":true,"z":null}`))
-	if vis := v.Lookup("ui", "visibility"); vis.Kind != Array || vis.Array[0].Str != "app" {
+	if vis := v.Lookup("ui", "visibility"); vis.Kind != Array || vis.Array()[0].Str() != "app" {
 		t.Errorf("Lookup: %+v", vis)
 	}
 	if v.Lookup("ui", "nope").Exists() || v.Lookup("n", "x").Exists() {
 		t.Error("missing path exists")
 	}
-	if n, _ := v.Get("n"); n.Str != "12.50" {
-		t.Errorf("number literal %q not kept as written", n.Str)
+	if n, _ := v.Get("n"); n.Str() != "12.50" {
+		t.Errorf("number literal %q not kept as written", n.Str())
 	}
 	if f, ok := v.Lookup("n").Float(); !ok || f != 12.5 {
 		t.Errorf("Float = %v %v", f, ok)
@@ -197,20 +197,20 @@ func writeJSRef(b *strings.Builder, v Value, indent, prefix string) {
 		f, _ := v.Float()
 		b.WriteString(JSNumber(f))
 	case String:
-		str(v.Str)
+		str(v.Str())
 	case Array:
-		if len(v.Array) == 0 {
+		if len(v.Array()) == 0 {
 			b.WriteString("[]")
 			return
 		}
-		open('[', len(v.Array), func(i int) { writeJSRef(b, v.Array[i], indent, prefix+indent) })
+		open('[', len(v.Array()), func(i int) { writeJSRef(b, v.Array()[i], indent, prefix+indent) })
 	case Object:
-		if len(v.Members) == 0 {
+		if len(v.Members()) == 0 {
 			b.WriteString("{}")
 			return
 		}
 		var idx, rest []Member
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			if isArrayIndex(m.Key) {
 				idx = append(idx, m)
 			} else {
@@ -249,8 +249,8 @@ func FuzzJSMatchesReference(f *testing.F) {
 			return
 		}
 		if v.Kind == String {
-			if n := JSStringLen(v.Str); n != len(JSString(v.Str)) {
-				t.Fatalf("JSStringLen(%q) = %d, JSString is %d bytes", v.Str, n, len(JSString(v.Str)))
+			if n := JSStringLen(v.Str()); n != len(JSString(v.Str())) {
+				t.Fatalf("JSStringLen(%q) = %d, JSString is %d bytes", v.Str(), n, len(JSString(v.Str())))
 			}
 		}
 		for _, indent := range []string{"", "  "} {
@@ -271,5 +271,77 @@ func TestJSStringLen(t *testing.T) {
 		if n := JSStringLen(tc.s); n != tc.want || n != len(JSString(tc.s)) {
 			t.Errorf("JSStringLen(%q) = %d, want %d (JSString %d bytes)", tc.s, n, tc.want, len(JSString(tc.s)))
 		}
+	}
+}
+
+// TestAccessors: each accessor gives its kind's content and the zero
+// result for every other kind, as the fields they replace did.
+func TestAccessors(t *testing.T) {
+	v, err := Parse([]byte(`[null,true,false,-0.5e3,"a\u00e9",[1,[]],{"k":1,"k":2},{}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		kind      Kind
+		b         bool
+		str       string
+		len       int
+		arr, mems bool // Array() / Members() non-nil
+	}
+	want := []row{
+		{Null, false, "", 0, false, false},
+		{Bool, true, "", 0, false, false},
+		{Bool, false, "", 0, false, false},
+		{Number, false, "-0.5e3", 0, false, false},
+		{String, false, "aé", 0, false, false},
+		{Array, false, "", 2, true, false},
+		{Object, false, "", 2, false, true}, // both "k" members kept
+		{Object, false, "", 0, false, false},
+	}
+	if v.Len() != len(want) || len(v.Array()) != len(want) {
+		t.Fatalf("Len %d, want %d", v.Len(), len(want))
+	}
+	for i, e := range v.Array() {
+		got := row{e.Kind, e.Bool, e.Str(), e.Len(), e.Array() != nil, e.Members() != nil}
+		if got != want[i] {
+			t.Errorf("element %d: %+v, want %+v", i, got, want[i])
+		}
+	}
+	if (Value{}).Str() != "" || (Value{}).Len() != 0 || (Value{}).Array() != nil || (Value{}).Members() != nil {
+		t.Error("the zero Value is not empty")
+	}
+}
+
+// TestEqual: Equal compares content, member order and repeated keys
+// included; values parsed from different bytes are equal when the JSON is.
+func TestEqual(t *testing.T) {
+	parse := func(s string) Value {
+		v, err := Parse([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":[1,"x",null,true]}`, ` { "a" : [ 1 , "x" , null , true ] } `, true},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`, false}, // order matters
+		{`{"a":1,"a":2}`, `{"a":2}`, false},       // repeated keys kept
+		{`[1]`, `[1.0]`, false},                   // literals as written
+		{`"a"`, `"\u0061"`, true},                 // decoded text
+		{`true`, `false`, false},
+		{`[]`, `{}`, false},
+		{`[[]]`, `[[0]]`, false},
+		{`null`, `null`, true},
+	}
+	for _, tt := range tests {
+		if got := Equal(parse(tt.a), parse(tt.b)); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if !Equal(StringOf("x"), parse(`"x"`)) || !Equal(NumberOf("2"), parse(`2`)) || !Equal(ArrayOf(), parse(`[]`)) || !Equal(ObjectOf(), parse(`{}`)) {
+		t.Error("constructed values differ from parsed ones")
 	}
 }

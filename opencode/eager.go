@@ -45,8 +45,8 @@ func builtinChars() int {
 func EagerParameters(input ojson.Value) ojson.Value {
 	var ms []ojson.Member
 	if input.Kind == ojson.Object {
-		ms = make([]ojson.Member, 0, len(input.Members)+3)
-		for _, m := range input.Members {
+		ms = make([]ojson.Member, 0, len(input.Members())+3)
+		for _, m := range input.Members() {
 			if i := slices.IndexFunc(ms, func(x ojson.Member) bool { return x.Key == m.Key }); i >= 0 {
 				ms[i].Value = m.Value
 				continue
@@ -65,10 +65,10 @@ func EagerParameters(input ojson.Value) ojson.Value {
 		}
 		ms = append(ms, ojson.Member{Key: key, Value: v})
 	}
-	set("type", ojson.Value{Kind: ojson.String, Str: "object"}, false)
-	set("properties", ojson.Value{Kind: ojson.Object, Members: []ojson.Member{}}, true)
+	set("type", ojson.StringOf("object"), false)
+	set("properties", ojson.ObjectOf(), true)
 	set("additionalProperties", ojson.Value{Kind: ojson.Bool}, false)
-	return ojson.Value{Kind: ojson.Object, Members: ms}
+	return ojson.ObjectOf(ms...)
 }
 
 // EagerDefinition is one MCP tool as the eager request carries it:

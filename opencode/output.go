@@ -149,13 +149,13 @@ func contentItems(result ojson.Value) ([]ojson.Value, error) {
 	if !ok || c.Kind != ojson.Array {
 		return nil, ErrNotResult
 	}
-	return c.Array, nil
+	return c.Array(), nil
 }
 
 func str(v ojson.Value, key string) string {
 	s, _ := v.Get(key)
 	if s.Kind == ojson.String {
-		return s.Str
+		return s.Str()
 	}
 	return ""
 }
@@ -195,7 +195,7 @@ func JoinEager(result ojson.Value) (string, error) {
 		case "resource":
 			if r, ok := it.Get("resource"); ok {
 				if t, ok := r.Get("text"); ok && t.Kind == ojson.String {
-					parts = append(parts, t.Str)
+					parts = append(parts, t.Str())
 				}
 			}
 		}
@@ -228,7 +228,7 @@ func JoinCodeMode(result ojson.Value) (string, error) {
 		case "resource":
 			r, _ := it.Get("resource")
 			if t, ok := r.Get("text"); ok {
-				parts = append(parts, t.Str)
+				parts = append(parts, t.Str())
 				break
 			}
 			files++
@@ -245,7 +245,7 @@ func JoinCodeMode(result ojson.Value) (string, error) {
 	}
 	if sc, ok := result.Get("structuredContent"); ok && !nullish(sc) {
 		if sc.Kind == ojson.String {
-			return sc.Str, nil
+			return sc.Str(), nil
 		}
 		return sc.JS("  "), nil
 	}

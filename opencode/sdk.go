@@ -37,9 +37,9 @@ func sdkReject(t *corpus.Tool) *rejection {
 		if a.Kind != ojson.Object {
 			return r("annotations", "annotations is %s, not an object", a.Kind)
 		}
-		ms := a.Members
+		ms := a.Members()
 		if hasDuplicateKey(ms) {
-			ms = a.Dedup().Members
+			ms = a.Dedup().Members()
 		}
 		for _, m := range ms {
 			want := ojson.Bool
@@ -76,7 +76,7 @@ func sdkReject(t *corpus.Tool) *rejection {
 		if req.Kind != ojson.Array {
 			return r("inputSchema.required", "inputSchema.required is %s, not an array", req.Kind)
 		}
-		for _, e := range req.Array {
+		for _, e := range req.Array() {
 			if e.Kind != ojson.String {
 				return r("inputSchema.required", "inputSchema.required holds a %s, not only strings", e.Kind)
 			}
@@ -156,7 +156,7 @@ func outputSchemaProblem(t *corpus.Tool) string {
 		if req.Kind != ojson.Array {
 			return "outputSchema.required is not an array"
 		}
-		for _, e := range req.Array {
+		for _, e := range req.Array() {
 			if e.Kind != ojson.String {
 				return "outputSchema.required holds a non-string"
 			}
@@ -181,7 +181,7 @@ var (
 func unresolvedRef(s, root ojson.Value) string {
 	switch s.Kind {
 	case ojson.Array:
-		for _, e := range s.Array {
+		for _, e := range s.Array() {
 			if r := unresolvedRef(e, root); r != "" {
 				return r
 			}
@@ -191,12 +191,12 @@ func unresolvedRef(s, root ojson.Value) string {
 	default:
 		return ""
 	}
-	if ref, ok := s.Get("$ref"); ok && ref.Kind == ojson.String && !resolvePointer(root, ref.Str) {
-		return ref.Str
+	if ref, ok := s.Get("$ref"); ok && ref.Kind == ojson.String && !resolvePointer(root, ref.Str()) {
+		return ref.Str()
 	}
 	for _, k := range subschemaMaps {
 		if m, ok := s.Get(k); ok && m.Kind == ojson.Object {
-			for _, mm := range m.Members {
+			for _, mm := range m.Members() {
 				if r := unresolvedRef(mm.Value, root); r != "" {
 					return r
 				}
@@ -234,10 +234,10 @@ func resolvePointer(root ojson.Value, ref string) bool {
 			v = next
 		case ojson.Array:
 			i, ok := arrayIndex(tok)
-			if !ok || i >= uint64(len(v.Array)) {
+			if !ok || i >= uint64(len(v.Array())) {
 				return false
 			}
-			v = v.Array[i]
+			v = v.Array()[i]
 		default:
 			return false
 		}

@@ -218,7 +218,7 @@ func propertyText(input ojson.Value) (out []string) {
 		d := node{v: m.Value}.get("description")
 		out = append(out, m.Key)
 		if d.Kind == ojson.String {
-			out = append(out, d.Str)
+			out = append(out, d.Str())
 		}
 	}
 	return out

@@ -96,12 +96,12 @@ func truthy(v ojson.Value) bool {
 		f, _ := v.Float()
 		return f == f && f != 0
 	case ojson.String:
-		return v.Str != ""
+		return v.Str() != ""
 	}
 	return true
 }
 
-func isStr(v ojson.Value, s string) bool { return v.Kind == ojson.String && v.Str == s }
+func isStr(v ojson.Value, s string) bool { return v.Kind == ojson.String && v.Str() == s }
 
 // nullish is `v === undefined || v === null`, the left side of `??`.
 func nullish(v ojson.Value) bool { return v.Kind == ojson.Invalid || v.Kind == ojson.Null }
@@ -146,12 +146,12 @@ func spreadGet(v ojson.Value, name string) (ojson.Value, bool) {
 	case ojson.Object:
 		return v.Get(name)
 	case ojson.Array:
-		if i, ok := arrayIndex(name); ok && i < uint64(len(v.Array)) {
-			return v.Array[i], true
+		if i, ok := arrayIndex(name); ok && i < uint64(len(v.Array())) {
+			return v.Array()[i], true
 		}
 	case ojson.String:
-		if i, ok := arrayIndex(name); ok && i < uint64(utf16Len(v.Str)) {
-			return ojson.Value{Kind: ojson.String, Str: "x"}, true
+		if i, ok := arrayIndex(name); ok && i < uint64(utf16Len(v.Str())) {
+			return ojson.StringOf("x"), true
 		}
 	}
 	return ojson.Value{}, false
@@ -186,7 +186,7 @@ func refName(ref ojson.Value) (string, bool) {
 	if ref.Kind != ojson.String {
 		throwf("$ref is not a string")
 	}
-	s := ref.Str
+	s := ref.Str()
 	var rest string
 	switch {
 	case strings.HasPrefix(s, "#/$defs/"):
@@ -232,11 +232,11 @@ func joinIntersection(parts []string) string {
 func iterate(v ojson.Value, what string) []ojson.Value {
 	switch v.Kind {
 	case ojson.Array:
-		return v.Array
+		return v.Array()
 	case ojson.String:
 		var out []ojson.Value
-		for _, r := range v.Str {
-			out = append(out, ojson.Value{Kind: ojson.String, Str: string(r)})
+		for _, r := range v.Str() {
+			out = append(out, ojson.StringOf(string(r)))
 		}
 		return out
 	case ojson.Invalid, ojson.Null:
@@ -251,7 +251,7 @@ func arrayMethod(v ojson.Value, what string) []ojson.Value {
 	if v.Kind != ojson.Array {
 		throwf(what + " is not an array")
 	}
-	return v.Array
+	return v.Array()
 }
 
 // entries is Object.entries(v) for v = schema.properties ?? {}: an
@@ -262,19 +262,19 @@ func entries(v ojson.Value) []ojson.Member {
 	case ojson.Object:
 		return jsMembers(v)
 	case ojson.Array:
-		out := make([]ojson.Member, len(v.Array))
-		for i, e := range v.Array {
+		out := make([]ojson.Member, len(v.Array()))
+		for i, e := range v.Array() {
 			out[i] = ojson.Member{Key: strconv.Itoa(i), Value: e}
 		}
 		return out
 	case ojson.String:
 		var out []ojson.Member
 		i := 0
-		for _, r := range v.Str {
-			out = append(out, ojson.Member{Key: strconv.Itoa(i), Value: ojson.Value{Kind: ojson.String, Str: string(r)}})
+		for _, r := range v.Str() {
+			out = append(out, ojson.Member{Key: strconv.Itoa(i), Value: ojson.StringOf(string(r))})
 			i++
 			if r >= 0x10000 {
-				out = append(out, ojson.Member{Key: strconv.Itoa(i), Value: ojson.Value{Kind: ojson.String, Str: "\uFFFD"}})
+				out = append(out, ojson.Member{Key: strconv.Itoa(i), Value: ojson.StringOf("\uFFFD")})
 				i++
 			}
 		}
@@ -290,7 +290,7 @@ func entries(v ojson.Value) []ojson.Member {
 // The usual object (distinct keys, none an array index) is returned as it
 // is, without allocating; callers do not modify the result.
 func jsMembers(v ojson.Value) []ojson.Member {
-	ms := v.Members
+	ms := v.Members()
 	if !hasDuplicateKey(ms) {
 		plain := true
 		for _, m := range ms {
@@ -303,7 +303,7 @@ func jsMembers(v ojson.Value) []ojson.Member {
 			return ms
 		}
 	} else {
-		ms = ojson.Value{Kind: ojson.Object, Members: ms}.Dedup().Members
+		ms = ojson.ObjectOf(ms...).Dedup().Members()
 	}
 	keys := make([]string, len(ms))
 	byKey := make(map[string]ojson.Member, len(ms))
@@ -452,8 +452,8 @@ func renderType(n node, scope *defScope, depth int, expanding []string) string {
 	}
 	t := n.get("type")
 	if t.Kind == ojson.Array {
-		parts := make([]string, len(t.Array))
-		for i, x := range t.Array {
+		parts := make([]string, len(t.Array()))
+		for i, x := range t.Array() {
 			m := n
 			m.typeSet, m.typeVal = true, x
 			parts[i] = renderType(m, scope, depth+1, expanding)
@@ -542,7 +542,7 @@ func indentOf(depth int) string {
 // iterated values: only strings match a key.
 func isRequired(required []ojson.Value, key string) bool {
 	for _, r := range required {
-		if r.Kind == ojson.String && r.Str == key {
+		if r.Kind == ojson.String && r.Str() == key {
 			return true
 		}
 	}
@@ -576,10 +576,10 @@ func nonFiniteString(a ojson.Value) bool {
 		return false
 	}
 	e := n.get("enum")
-	if e.Kind != ojson.Array || len(e.Array) != 1 {
+	if e.Kind != ojson.Array || len(e.Array()) != 1 {
 		return false
 	}
-	return isStr(e.Array[0], "NaN") || isStr(e.Array[0], "Infinity") || isStr(e.Array[0], "-Infinity")
+	return isStr(e.Array()[0], "NaN") || isStr(e.Array()[0], "Infinity") || isStr(e.Array()[0], "-Infinity")
 }
 
 // unresolvable reports whether a schema inside allOf holds a reference
@@ -635,7 +635,7 @@ func tags(p node) []string {
 		out = append(out, "@default "+jsonCompact(d))
 	}
 	if f := p.get("format"); f.Kind == ojson.String {
-		out = append(out, "@format "+f.Str)
+		out = append(out, "@format "+f.Str())
 	}
 	for _, k := range []string{"minItems", "maxItems"} {
 		if v := p.get(k); v.Kind == ojson.Number {
@@ -674,7 +674,7 @@ func appendDocComment(b *strings.Builder, desc ojson.Value, tagLines []string, i
 		if desc.Kind != ojson.String {
 			throwf("description is not a string")
 		}
-		for rest := desc.Str; ; {
+		for rest := desc.Str(); ; {
 			l, after, found := strings.Cut(rest, "\n")
 			lines = append(lines, l)
 			if !found {

@@ -155,12 +155,12 @@ func claudeErrorText(r *CallResult) string {
 func jsString(v ojson.Value) string {
 	switch v.Kind {
 	case ojson.String:
-		return v.Str
+		return v.Str()
 	case ojson.Object:
 		return "[object Object]"
 	case ojson.Array:
-		parts := make([]string, len(v.Array))
-		for i, e := range v.Array {
+		parts := make([]string, len(v.Array()))
+		for i, e := range v.Array() {
 			if e.Kind != ojson.Null {
 				parts[i] = jsString(e)
 			}
@@ -496,14 +496,14 @@ func formatFileSize(n int) string {
 // Code holds them ({"type": "text", "text": …}); the seed's row C preview
 // starts `[\n  {\n    "type": "text",\n    "text": "Row C line 00001: …`.
 func blocksJSON(bs []claudeBlock) string {
-	arr := ojson.Value{Kind: ojson.Array}
+	elems := make([]ojson.Value, 0, len(bs))
 	for _, b := range bs {
-		arr.Array = append(arr.Array, ojson.Value{Kind: ojson.Object, Members: []ojson.Member{
-			{Key: "type", Value: ojson.Value{Kind: ojson.String, Str: "text"}},
-			{Key: "text", Value: ojson.Value{Kind: ojson.String, Str: b.text}},
-		}})
+		elems = append(elems, ojson.ObjectOf(
+			ojson.Member{Key: "type", Value: ojson.StringOf("text")},
+			ojson.Member{Key: "text", Value: ojson.StringOf(b.text)},
+		))
 	}
-	return arr.JS("  ")
+	return ojson.ArrayOf(elems...).JS("  ")
 }
 
 // The path-only notice (token limit exceeded, text only). Its first two
@@ -709,15 +709,15 @@ func sketch(v ojson.Value, depth int) string {
 	case ojson.Null:
 		return "null"
 	case ojson.Array:
-		if len(v.Array) == 0 {
+		if len(v.Array()) == 0 {
 			return "[]"
 		}
-		return "[" + sketch(v.Array[0], depth-1) + "]"
+		return "[" + sketch(v.Array()[0], depth-1) + "]"
 	case ojson.Object:
 		if depth <= 0 {
 			return "{...}"
 		}
-		ms := v.Members
+		ms := v.Members()
 		var parts []string
 		for i, m := range ms {
 			if i == 10 {

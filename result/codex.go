@@ -18,13 +18,13 @@ const CodexScript = "text(JSON.stringify(await tools.mcp__server__tool(args)))"
 // only when the server sent it, blocks as sent. The exact JSON shape is
 // open in codex.md §7 ("Values returned to JS") [unverified].
 func codexValue(r *CallResult) ojson.Value {
-	v := ojson.Value{Kind: ojson.Object}
+	var ms []ojson.Member
 	for _, key := range []string{"content", "structuredContent", "isError"} {
 		if m, ok := r.Value.Get(key); ok {
-			v.Members = append(v.Members, ojson.Member{Key: key, Value: m})
+			ms = append(ms, ojson.Member{Key: key, Value: m})
 		}
 	}
-	return v
+	return ojson.ObjectOf(ms...)
 }
 
 // deliverCodex is what Codex code mode's model reads after CodexScript:

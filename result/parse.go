@@ -122,7 +122,7 @@ func Parse(name string, data []byte) (*CallResult, error) {
 	if content.Kind != ojson.Array {
 		return nil, p.errorf(root+"/content", "want an array of content blocks, got %s", kindName(content.Kind))
 	}
-	for i, item := range content.Array {
+	for i, item := range content.Array() {
 		b, err := p.block(fmt.Sprintf("%s/content/%d", root, i), item)
 		if err != nil {
 			return nil, err
@@ -187,7 +187,7 @@ func (p *parser) block(ptr string, v ojson.Value) (Block, error) {
 		case ok && s.Kind != ojson.String:
 			err = p.errorf(ptr+"/"+jsonpos.Escape(key), "want a string, got %s", kindName(s.Kind))
 		}
-		return s.Str
+		return s.Str()
 	}
 	t, ok := v.Get("type")
 	if !ok {
@@ -196,7 +196,7 @@ func (p *parser) block(ptr string, v ojson.Value) (Block, error) {
 	if t.Kind != ojson.String {
 		return Block{}, p.errorf(ptr+"/type", "want a string, got %s", kindName(t.Kind))
 	}
-	b.Type = t.Str
+	b.Type = t.Str()
 	switch b.Type {
 	case "text":
 		b.Text = str("text", true)
@@ -247,7 +247,7 @@ func (p *parser) stringAt(ptr string, v ojson.Value, key string, required bool) 
 	if s.Kind != ojson.String {
 		return "", p.errorf(ptr+"/"+jsonpos.Escape(key), "want a string, got %s", kindName(s.Kind))
 	}
-	return s.Str, nil
+	return s.Str(), nil
 }
 
 // fieldPath writes a JSON Pointer as a path: /result/content/2/text →

@@ -108,7 +108,7 @@ func readLayout(file string, doc []byte) (*layout, error) {
 			}
 			serverName, l.nullServer = "", nil
 			if v.Kind == ojson.String {
-				serverName = v.Str
+				serverName = v.Str()
 			} else if v.Kind == ojson.Null {
 				l.nullServer = &span{base + s, base + d.Offset()}
 			}
@@ -160,7 +160,7 @@ func readLayout(file string, doc []byte) (*layout, error) {
 					}
 					str := ""
 					if v.Kind == ojson.String {
-						str = v.Str
+						str = v.Str()
 					}
 					if k == "name" {
 						name = str

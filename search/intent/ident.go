@@ -153,7 +153,7 @@ func SchemaIdentifiers(schema ojson.Value) map[string]Declaration {
 		lv := max(level, 1)
 		switch v.Kind {
 		case ojson.Object:
-			for _, m := range v.Members {
+			for _, m := range v.Members() {
 				if key == "properties" {
 					add(m.Key, Declaration{Key: true, Level: level + 1})
 					walk(m.Value, depth+1, level+1, "")
@@ -162,15 +162,15 @@ func SchemaIdentifiers(schema ojson.Value) map[string]Declaration {
 				walk(m.Value, depth+1, level, m.Key)
 			}
 		case ojson.Array:
-			for _, e := range v.Array {
+			for _, e := range v.Array() {
 				walk(e, depth+1, level, key)
 			}
 		case ojson.String:
 			if key == "const" || key == "enum" {
-				add(v.Str, Declaration{Level: lv})
+				add(v.Str(), Declaration{Level: lv})
 				return
 			}
-			identTokens(v.Str, func(tok string) {
+			identTokens(v.Str(), func(tok string) {
 				if tok[0] == '$' && len(tok) > 1 && isAlpha(tok[1]) {
 					add(tok, Declaration{Level: lv})
 				}

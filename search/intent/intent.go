@@ -560,14 +560,14 @@ func SchemaText(schema ojson.Value) string {
 			return
 		}
 		if props, ok := v.Get("properties"); ok && props.Kind == ojson.Object {
-			for _, m := range props.Members {
+			for _, m := range props.Members() {
 				if b.Len() >= MaxSchemaText {
 					return
 				}
 				b.WriteString(m.Key)
 				b.WriteByte(' ')
 				if d, ok := m.Value.Get("description"); ok && d.Kind == ojson.String {
-					b.WriteString(d.Str)
+					b.WriteString(d.Str())
 					b.WriteByte(' ')
 				}
 				walk(m.Value, depth+1)
