@@ -15,27 +15,27 @@ func (v Value) JSLen() int {
 	case Bool:
 		return len(strconv.FormatBool(v.Bool))
 	case Number:
-		if plainInteger(v.Str) {
-			return len(v.Str)
+		if plainInteger(v.Str()) {
+			return len(v.Str())
 		}
 		f, _ := v.Float()
 		return len(JSNumber(f))
 	case String:
-		return JSStringLen(v.Str)
+		return JSStringLen(v.Str())
 	case Array:
-		if len(v.Array) == 0 {
+		if len(v.Array()) == 0 {
 			return 2
 		}
-		n := 1 + len(v.Array) // brackets and commas
-		for _, e := range v.Array {
+		n := 1 + len(v.Array()) // brackets and commas
+		for _, e := range v.Array() {
 			n += e.JSLen()
 		}
 		return n
 	case Object:
-		if len(v.Members) == 0 {
+		if len(v.Members()) == 0 {
 			return 2
 		}
-		ms := v.Members
+		ms := v.Members()
 		if hasDuplicateKeys(ms) {
 			ms = dedupMembers(ms)
 		}
