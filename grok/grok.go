@@ -157,11 +157,11 @@ func appendParams(dst []string, schema ojson.Value) []string {
 	if !ok || props.Kind != ojson.Object {
 		return dst
 	}
-	if len(props.Members) > 16 {
+	if len(props.Members()) > 16 {
 		return append(dst, props.Keys()...)
 	}
 	start := len(dst)
-	for _, m := range props.Members {
+	for _, m := range props.Members() {
 		if !slices.Contains(dst[start:], m.Key) {
 			dst = append(dst, m.Key)
 		}
