@@ -42,6 +42,15 @@ type span struct {
 func newSpanText(n int, each func(i int) []string) spanText {
 	var b strings.Builder
 	var st spanText
+	size, count := 0, 0
+	for i := 0; i < n; i++ {
+		for _, s := range each(i) {
+			size += len(s) + len(sep)
+			count++
+		}
+	}
+	b.Grow(size)
+	st.spans = make([]span, 0, count)
 	for i := 0; i < n; i++ {
 		for _, s := range each(i) {
 			start := b.Len()
@@ -86,35 +95,80 @@ func (st *spanText) mark(term string, flags []uint8, sub, eq uint8) {
 // and a run at the term's edge is bounded by the \b there); a term with
 // no word character is checked on every text.
 type wordText struct {
-	words map[string][]int32 // word run → owners, ascending
-	texts []string
-	has   []bool // texts[i] is present
+	words map[string]int32 // word run → its entry in offsets
+	// owners[offsets[w]:offsets[w+1]] are word w's owners, ascending.
+	offsets []int32
+	owners  []int32
+	texts   []string
+	has     []bool // texts[i] is present
 }
 
 func newWordText(n int, text func(i int) (string, bool)) *wordText {
-	wt := &wordText{words: map[string][]int32{}, texts: make([]string, n), has: make([]bool, n)}
+	wt := &wordText{texts: make([]string, n), has: make([]bool, n)}
+	// Pass 1: number the distinct words, count each word's owners and
+	// remember every text's words in order (runs); pass 2 lays the owner
+	// lists out in one slice.
+	var runs, counts, last []int32
+	ends := make([]int32, n) // runs[ends[i-1]:ends[i]] are text i's
+	total := 0
 	for i := 0; i < n; i++ {
-		s, ok := text(i)
-		if !ok {
-			continue
+		if s, ok := text(i); ok {
+			wt.texts[i], wt.has[i] = s, true
+			total += len(s)
 		}
-		wt.texts[i], wt.has[i] = s, true
+	}
+	wt.words = make(map[string]int32, total/16)
+	runs = make([]int32, 0, total/6)
+	for i, s := range wt.texts {
 		owner := int32(i)
 		wordRuns(s, func(w string) {
-			list := wt.words[w]
-			if len(list) == 0 || list[len(list)-1] != owner {
-				wt.words[w] = append(list, owner)
+			id, ok := wt.words[w]
+			if !ok {
+				id = int32(len(counts))
+				wt.words[w] = id
+				counts = append(counts, 0)
+				last = append(last, -1)
+			}
+			if last[id] != owner {
+				last[id] = owner
+				counts[id]++
+				runs = append(runs, id)
 			}
 		})
+		ends[i] = int32(len(runs))
+	}
+	wt.offsets = make([]int32, len(counts)+1)
+	for id, c := range counts {
+		wt.offsets[id+1] = wt.offsets[id] + c
+	}
+	wt.owners = make([]int32, len(runs))
+	next := counts[:0:0]
+	next = append(next, wt.offsets[:len(counts)]...)
+	start := int32(0)
+	for i := range wt.texts {
+		for _, id := range runs[start:ends[i]] {
+			wt.owners[next[id]] = int32(i)
+			next[id]++
+		}
+		start = ends[i]
 	}
 	return wt
+}
+
+// ownersOf returns the owners whose text has w as a whole word run.
+func (wt *wordText) ownersOf(w string) []int32 {
+	id, ok := wt.words[w]
+	if !ok {
+		return nil
+	}
+	return wt.owners[wt.offsets[id]:wt.offsets[id+1]]
 }
 
 // mark sets bit on every owner whose text matches \bterm\b. term must be
 // non-empty.
 func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 	if isWordTerm(term) {
-		for _, o := range wt.words[term] {
+		for _, o := range wt.ownersOf(term) {
 			flags[o] |= bit
 		}
 		return
@@ -122,7 +176,7 @@ func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 	var rarest []int32
 	found := false
 	wordRuns(term, func(w string) {
-		if l := wt.words[w]; !found || len(l) < len(rarest) {
+		if l := wt.ownersOf(w); !found || len(l) < len(rarest) {
 			rarest, found = l, true
 		}
 	})

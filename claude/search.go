@@ -378,7 +378,9 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 	} else {
 		matched = s.indexScore(terms, nreq, &top)
 	}
-	for _, f := range top.result() {
+	found := top.result()
+	hits, scores = make([]*entry, 0, len(found)), make([]int, 0, len(found))
+	for _, f := range found {
 		e := s.deferred[f.i]
 		hits = append(hits, e)
 		scores = append(scores, f.score)
@@ -479,6 +481,9 @@ type topK struct {
 func (t *topK) init(k int) {
 	t.k = k
 	t.all = k > 64
+	if !t.all {
+		t.items = make([]scored, 0, k)
+	}
 }
 
 func (t *topK) add(x scored) {
