@@ -516,28 +516,36 @@ func JSString(s string) string {
 	return b.String()
 }
 
-// JSStringLen is len(JSString(s)), counted without building it.
+// JSStringLen is len(JSString(s)), counted without building it: the
+// quotes and s, plus one byte per escape named with a letter, five per
+// other control character escaped as \u00XX and two per invalid UTF-8
+// byte (printed as U+FFFD, three bytes).
 func JSStringLen(s string) int {
-	n := 2
+	n := 2 + len(s)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
-				n += 2
-			case c < 0x20:
-				n += 6
-			default:
-				n++
-			}
+			n += int(jsEscapeExtra[c])
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += 2
+		}
 		i += size
-		n += utf8.RuneLen(r) // an invalid byte prints as U+FFFD, 3 bytes
 	}
 	return n
+}
+
+// jsEscapeExtra is how many bytes JSString adds to an ASCII byte: one for
+// \b \t \n \f \r \" \\, five for the other control characters (\u00XX).
+var jsEscapeExtra = [utf8.RuneSelf]uint8{
+	0x00: 5, 0x01: 5, 0x02: 5, 0x03: 5, 0x04: 5, 0x05: 5, 0x06: 5, 0x07: 5,
+	0x08: 1, 0x09: 1, 0x0a: 1, 0x0b: 5, 0x0c: 1, 0x0d: 1, 0x0e: 5, 0x0f: 5,
+	0x10: 5, 0x11: 5, 0x12: 5, 0x13: 5, 0x14: 5, 0x15: 5, 0x16: 5, 0x17: 5,
+	0x18: 5, 0x19: 5, 0x1a: 5, 0x1b: 5, 0x1c: 5, 0x1d: 5, 0x1e: 5, 0x1f: 5,
+	'"': 1, '\\': 1,
 }
 
 // AppendJSString writes JSString(s) to b, runs of printable ASCII other
