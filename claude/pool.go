@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
@@ -236,6 +238,7 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 		}
 	}
 
+	lowerDescriptions(mcps)
 	sortEntries(builtins)
 	sortEntries(mcps)
 	// Same wire name twice (e.g. "a.b" and "a_b"): the pool keeps the
@@ -299,13 +302,41 @@ func newMCPEntry(s *corpus.Server, srv *serverNames, t *corpus.Tool, wire string
 	} else {
 		e.parts = splitLegacy(wire)
 	}
-	listed, cut := capTextLen(t.Description, descLen, listCap)
-	e.desc, e.descCut = jsLower(listed), cut
+	// e.desc is lowercased by lowerDescriptions, all tools at once.
+	e.desc, e.descCut = capTextLen(t.Description, descLen, listCap)
 	if h, ok := t.MetaString("anthropic/searchHint"); ok {
 		e.hint, e.hasHint = normalizeHint(h, hintCap)
 	}
 	e.loadedDesc, _ = capTextLen(t.Description, descLen, loadCap)
 	return e
+}
+
+// lowerDescriptions lowercases the listed descriptions (spec §1: the
+// description searched is lowercased): the ASCII ones into one buffer
+// (internal/ascii, eight bytes at a time; each description a string over
+// its part of the buffer), the others one by one with jsLower.
+func lowerDescriptions(es []*entry) {
+	size := 0
+	for _, e := range es {
+		if ascii.Is(e.desc) {
+			size += len(e.desc)
+		}
+	}
+	buf := make([]byte, 0, size)
+	for _, e := range es {
+		if !ascii.Is(e.desc) {
+			e.desc = jsLower(e.desc)
+			continue
+		}
+		if e.desc == "" {
+			continue
+		}
+		start := len(buf)
+		buf = ascii.AppendLower(buf, e.desc)
+		// buf never grows past size, so earlier strings stay valid; it is
+		// not written again.
+		e.desc = unsafe.String(&buf[start], len(buf)-start)
+	}
 }
 
 // sortEntries sorts by localeCompare of the name, stably (spec §1).
