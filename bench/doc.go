@@ -13,7 +13,9 @@
 // outcomes are stored at the job's index, so the report is the same, byte
 // for byte, whatever the scheduling. Results are scored as soon as they
 // arrive and then dropped: memory grows with the number of outcomes, not
-// with the text the models would read.
+// with the text the models would read. Queries are asked with
+// search.Query.Brief, since bench reads only the hits' ranks and the
+// token estimate: a simulator may skip the text and explanations.
 //
 // # Rows
 //

@@ -164,11 +164,21 @@
 //
 // # Performance
 //
-// New precomputes everything: the parts, coarse parts and joined names of
-// all deferred tools are concatenated into one string per field, so a term
-// is found in every tool with one strings.Index pass; descriptions and hints
-// are indexed by word, so a term of word characters is one map lookup (\b
-// around a word-character term means "is a whole run of word characters"),
-// and other terms scan the concatenated texts once. No regexp is compiled
-// per query.
+// New builds the pool only: names, parts, lowercased descriptions (the
+// ASCII ones into one buffer) and the collation order; the name maps and
+// the search index are built on first need. The first keyword query scans
+// the tools (what a single `rank` needs); later queries use the index,
+// built once: the parts and coarse parts of all deferred tools are
+// concatenated into one text per field under a suffix array, so a term's
+// substring matches are one lookup; descriptions and hints are indexed by
+// word run, so a term of word characters is one map lookup (\b around a
+// word-character term means "is a whole run of word characters"), and a
+// term with other characters is checked with search.ContainsWord only on
+// the texts holding its rarest word run. A term's matches are kept as
+// postings (tool, points, passes as required) in a bounded cache, so a
+// term repeated across the queries of a bench run costs one lookup, and a
+// query adds up its terms' postings. No regexp is compiled per query. A
+// search.Query with Brief (bench) gets no Why, <functions> text, notes or
+// extra, and its token estimate is computed from the schema's length
+// (ojson.Value.JSLen) without rendering it.
 package claude
