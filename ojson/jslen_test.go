@@ -53,7 +53,7 @@ func BenchmarkJSLen(b *testing.B) {
 	}
 	tools, _ := v.Get("tools")
 	var schemas []Value
-	for _, t := range tools.Array {
+	for _, t := range tools.Array() {
 		if s, ok := t.Get("inputSchema"); ok {
 			schemas = append(schemas, s)
 		}
