@@ -139,8 +139,9 @@ func NewEager(cat *corpus.Catalog) *Eager {
 		s.defEnd[i] = b.Len()
 		s.byID[e.tool.ID()] = i
 		def := b.String()[start:] // the builder's bytes so far, not copied
-		s.defTok[i] = Tokens(def)
-		s.mcpChars += utf16Len(def)
+		n := utf16Len(def)
+		s.defTok[i] = roundQuarter(n) // Tokens(def)
+		s.mcpChars += n
 	}
 	s.shown = b.String()
 	s.problemsOf = func() []corpus.Diagnostic {

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
+
+	"github.com/toolfind/toolfind/internal/ascii"
 )
 
 // IsWordByte is JavaScript's \w without the u flag: [A-Za-z0-9_]. Bytes of
@@ -79,6 +81,9 @@ func TruncateRunes(s string, n int) (string, bool) {
 // UTF16Len is the length of s in UTF-16 code units: JavaScript's
 // String.prototype.length.
 func UTF16Len(s string) int {
+	if ascii.Is(s) { // one unit a byte (SWAR test, 8 bytes at a time)
+		return len(s)
+	}
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 && r <= utf8.MaxRune {

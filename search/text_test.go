@@ -128,8 +128,19 @@ func TestTruncation(t *testing.T) {
 			t.Errorf("%s: (%q, %d) = %q, %v; want %q, %v", tt.name, tt.in, tt.n, got, cut, tt.want, tt.cut)
 		}
 	}
-	if n := UTF16Len("a😀é"); n != 4 { // 1 + 2 + 1
-		t.Errorf("UTF16Len = %d, want 4", n)
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"a😀é", 4},                          // 1 + 2 + 1
+		{"create_invoice(input: {}) x", 27}, // ASCII: a unit a byte
+		{"", 0},
+		{"a\xffb\xe2\x82", 5},     // each invalid byte is a U+FFFD, 1 unit
+		{"0123456789abcdef😀", 18}, // past the 8-byte ASCII words
+	} {
+		if n := UTF16Len(tc.in); n != tc.want {
+			t.Errorf("UTF16Len(%q) = %d, want %d", tc.in, n, tc.want)
+		}
 	}
 	if CeilDiv(5, 2) != 3 || CeilDiv(4, 2) != 2 || CeilDiv(0, 3) != 0 {
 		t.Error("CeilDiv")
