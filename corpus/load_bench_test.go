@@ -10,7 +10,8 @@ import (
 
 // BenchmarkLoad loads whole catalog folders as the CLI does (read, parse,
 // merge, Validate): "shared" is ../shared/catalogs (15 files, 2 MB, 1,111
-// tools), "gen10k" a gencat folder of 10,000 tools in 10 files (9 MB).
+// tools), "gen10k" a gencat folder of 10,000 tools in 10 files (9 MB),
+// "gen10k-mapped" the same with LoadOptions.MapFiles (as the CLI loads).
 // Allocated bytes per op are the figure to watch as much as the time: the
 // loaded catalog lives for the whole run.
 func BenchmarkLoad(b *testing.B) {
@@ -22,18 +23,17 @@ func BenchmarkLoad(b *testing.B) {
 		if _, err := os.Stat(dir); err != nil {
 			b.Skipf("shared catalogs not found (%v); run from a worktree next to ../shared", err)
 		}
-		benchLoad(b, dir)
+		benchLoad(b, dir, false)
 	})
-	b.Run("gen10k", func(b *testing.B) {
-		dir := b.TempDir()
-		if err := gencat.WriteDir(dir, 10_000, 1); err != nil {
-			b.Fatal(err)
-		}
-		benchLoad(b, dir)
-	})
+	gen := b.TempDir()
+	if err := gencat.WriteDir(gen, 10_000, 1); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("gen10k", func(b *testing.B) { benchLoad(b, gen, false) })
+	b.Run("gen10k-mapped", func(b *testing.B) { benchLoad(b, gen, true) })
 }
 
-func benchLoad(b *testing.B, dir string) {
+func benchLoad(b *testing.B, dir string, mapFiles bool) {
 	files, size, err := expand(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -42,7 +42,7 @@ func benchLoad(b *testing.B, dir string) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Load(dir); err != nil {
+		if _, err := LoadWith(LoadOptions{MapFiles: mapFiles}, dir); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -88,7 +88,9 @@ func (s *sourceOptions) snapshots(ctx context.Context) ([]*live.Snapshot, error)
 // as one catalog: files first, in flag order, then --server and --url
 // servers. With neither it is the embedded demo catalog.
 func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress func(done int64)) (*corpus.Catalog, error) {
-	var opts corpus.LoadOptions
+	// A command loads its catalog once: the files are mapped, not copied
+	// into the heap.
+	opts := corpus.LoadOptions{MapFiles: true}
 	if progress != nil {
 		opts.Progress = func(done, total int64) { progress(done) }
 	}
