@@ -240,36 +240,37 @@ func clampP(p float64) float64 {
 // firstHits holds each expected tool's first valid hit. Expected lists
 // are short: tools are found by a scan, or by a map past manyExpected.
 type firstHits struct {
-	ids     []corpus.ToolID // distinct expected tools
-	hits    []search.Hit    // hits[i] is ids[i]'s first hit, when has[i]
-	has     []bool
-	counted []bool // tieGroups: already counted in its group
-	found   int    // how many have a hit
-	index   map[corpus.ToolID]int
+	slots []firstHit // one per distinct expected tool, in order
+	found int        // how many have a hit
+	index map[corpus.ToolID]int
+}
+
+type firstHit struct {
+	id      corpus.ToolID
+	hit     search.Hit // when has
+	has     bool
+	counted bool // tieGroups: already counted in its group
 }
 
 const manyExpected = 16
 
 func newFirstHits(expect []corpus.ToolID) *firstHits {
-	f := &firstHits{ids: make([]corpus.ToolID, 0, len(expect))}
+	f := &firstHits{slots: make([]firstHit, 0, len(expect))}
 	if len(expect) > manyExpected {
 		f.index = make(map[corpus.ToolID]int, len(expect))
 	}
 	for _, id := range expect {
 		if f.find(id) < 0 {
 			if f.index != nil {
-				f.index[id] = len(f.ids)
+				f.index[id] = len(f.slots)
 			}
-			f.ids = append(f.ids, id)
+			f.slots = append(f.slots, firstHit{id: id})
 		}
 	}
-	f.hits = make([]search.Hit, len(f.ids))
-	f.has = make([]bool, len(f.ids))
-	f.counted = make([]bool, len(f.ids))
 	return f
 }
 
-// find returns id's position in ids, or -1.
+// find returns id's slot, or -1.
 func (f *firstHits) find(id corpus.ToolID) int {
 	if f.index != nil {
 		if i, ok := f.index[id]; ok {
@@ -277,8 +278,8 @@ func (f *firstHits) find(id corpus.ToolID) int {
 		}
 		return -1
 	}
-	for i, x := range f.ids {
-		if x == id {
+	for i := range f.slots {
+		if f.slots[i].id == id {
 			return i
 		}
 	}
@@ -287,16 +288,16 @@ func (f *firstHits) find(id corpus.ToolID) int {
 
 // see records h when it is an expected tool's first hit.
 func (f *firstHits) see(h search.Hit) {
-	if i := f.find(h.Tool); i >= 0 && !f.has[i] {
-		f.hits[i], f.has[i] = h, true
+	if i := f.find(h.Tool); i >= 0 && !f.slots[i].has {
+		f.slots[i].hit, f.slots[i].has = h, true
 		f.found++
 	}
 }
 
 // get returns id's first hit and whether it has one.
 func (f *firstHits) get(id corpus.ToolID) (search.Hit, bool) {
-	if i := f.find(id); i >= 0 && f.has[i] {
-		return f.hits[i], true
+	if i := f.find(id); i >= 0 && f.slots[i].has {
+		return f.slots[i].hit, true
 	}
 	return search.Hit{}, false
 }
@@ -306,7 +307,7 @@ func (f *firstHits) get(id corpus.ToolID) (search.Hit, bool) {
 func tieGroups(hits []search.Hit, expected *firstHits) []group {
 	type key struct{ first, last int }
 	var idx map[key]int // past a few groups
-	var gs []group
+	gs := make([]group, 0, min(len(hits), maxRank))
 	lookup := func(k key) (int, bool) {
 		if n := len(gs); n > 0 && gs[n-1].first == k.first && gs[n-1].last == k.last {
 			return n - 1, true // hits come in rank order
@@ -344,9 +345,9 @@ func tieGroups(hits []search.Hit, expected *firstHits) []group {
 		if p := clampP(h.PWithinLimit); p > g.p {
 			g.p = p // members share p; take the largest if a client disagrees
 		}
-		if j := expected.find(h.Tool); j >= 0 && expected.has[j] && !expected.counted[j] {
-			if e := expected.hits[j]; e.Rank == h.Rank && worst(e) == k.last {
-				expected.counted[j] = true
+		if j := expected.find(h.Tool); j >= 0 && expected.slots[j].has && !expected.slots[j].counted {
+			if e := expected.slots[j].hit; e.Rank == h.Rank && worst(e) == k.last {
+				expected.slots[j].counted = true
 				g.expected++
 			}
 		}

@@ -634,12 +634,12 @@ func TestText(t *testing.T) {
 	if n, ok := parseSelect("Select: a ,, b,"); !ok || !reflect.DeepEqual(n, []string{"a", "b"}) {
 		t.Errorf("parseSelect: %q %v", n, ok)
 	}
-	terms, nreq := parseTerms("a +b + +c d")
+	terms, nreq := parseTerms("a +b + +c d", new([maxTerms]string))
 	if !reflect.DeepEqual(terms, []string{"b", "c", "a", "+", "d"}) || nreq != 2 {
 		t.Errorf("parseTerms: %q %d", terms, nreq)
 	}
 	many := strings.Repeat("w ", 40)
-	if terms, _ := parseTerms(many); len(terms) != 32 {
+	if terms, _ := parseTerms(many, new([maxTerms]string)); len(terms) != 32 {
 		t.Errorf("%d terms, want 32", len(terms))
 	}
 }

@@ -370,7 +370,8 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 		matched = 0
 	}
 	// Steps 3–7.
-	terms, nreq := parseTerms(ql)
+	var termBuf [maxTerms]string
+	terms, nreq := parseTerms(ql, &termBuf)
 	var top topK
 	top.init(limit)
 	if s.queries.Add(1) == 1 {
@@ -518,8 +519,8 @@ func (t *topK) result() []scored {
 // parseTerms splits the lowercased query into terms (spec §1 step 3): the
 // first 32 whitespace-separated words; "+word" (longer than one character)
 // is required. It returns the scored terms, required ones first, and how
-// many are required.
-func parseTerms(ql string) (terms []string, nreq int) {
+// many are required, in out.
+func parseTerms(ql string, out *[maxTerms]string) (terms []string, nreq int) {
 	var buf [maxTerms]string
 	words := buf[:0]
 	start := -1 // jsFields(ql), stopping at the 33rd word
@@ -542,7 +543,7 @@ func parseTerms(ql string) (terms []string, nreq int) {
 		words = append(words, ql[start:])
 	}
 	required := func(w string) bool { return strings.HasPrefix(w, "+") && search.UTF16Len(w) > 1 }
-	terms = make([]string, 0, len(words))
+	terms = out[:0]
 	for _, w := range words {
 		if required(w) {
 			terms = append(terms, w[1:])
