@@ -530,8 +530,36 @@ func (p *parser) tool(d *ojson.Decoder, i int) (*Tool, []Diagnostic, error) {
 	}
 	raw := d.Data()[start:d.Offset():d.Offset()]
 
-	nameV, ok := v.Get("name")
-	if !ok || nameV.Kind != ojson.String {
+	// The members the Tool's fields come from, in one pass from the end:
+	// the last of a repeated key, as Get gives (a parsed value is never
+	// Invalid, so Invalid means absent).
+	var nameV, desc, title, in, out, meta, ann ojson.Value
+	ms := v.Members()
+	for i := len(ms) - 1; i >= 0; i-- {
+		var dst *ojson.Value
+		switch ms[i].Key {
+		case "name":
+			dst = &nameV
+		case "description":
+			dst = &desc
+		case "title":
+			dst = &title
+		case "inputSchema":
+			dst = &in
+		case "outputSchema":
+			dst = &out
+		case "_meta":
+			dst = &meta
+		case "annotations":
+			dst = &ann
+		default:
+			continue
+		}
+		if dst.Kind == ojson.Invalid {
+			*dst = ms[i].Value
+		}
+	}
+	if nameV.Kind != ojson.String {
 		return nil, []Diagnostic{{Severity: Error, Code: CodeNameMissing, File: p.file, Field: fmt.Sprintf("tools[%d].name", i),
 			Message: "tool has no string name; skipped"}}, nil
 	}
@@ -539,26 +567,22 @@ func (p *parser) tool(d *ojson.Decoder, i int) (*Tool, []Diagnostic, error) {
 		return nil, []Diagnostic{d}, nil
 	}
 	t := p.newTool(len(d.Data()) - d.Offset())
-	*t = Tool{Name: nameV.Str(), Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw}
+	*t = Tool{Name: nameV.Str(), Raw: raw, Value: v, InputSchemaRaw: inRaw, OutputSchemaRaw: outRaw,
+		InputSchema: in, OutputSchema: out, Meta: meta}
 	var diags []Diagnostic
-	if d, ok := v.Get("description"); ok {
-		if d.Kind == ojson.String {
-			t.Description, t.HasDescription = d.Str(), true
-		} else if d.Kind != ojson.Null {
-			diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Tool: t.Name,
-				Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", d.Kind)})
-		}
+	switch desc.Kind {
+	case ojson.String:
+		t.Description, t.HasDescription = desc.Str(), true
+	case ojson.Invalid, ojson.Null:
+	default:
+		diags = append(diags, Diagnostic{Severity: Warning, Code: CodeDescriptionType, File: p.file, Tool: t.Name,
+			Field: "description", Message: fmt.Sprintf("description is a %s, not a string; treated as absent", desc.Kind)})
 	}
-	if tv, ok := v.Get("title"); ok && tv.Kind == ojson.String {
-		t.Title = tv.Str()
+	if title.Kind == ojson.String {
+		t.Title = title.Str()
 	}
-	t.InputSchema, _ = v.Get("inputSchema")
-	t.OutputSchema, _ = v.Get("outputSchema")
-	if m, ok := v.Get("_meta"); ok {
-		t.Meta = m
-	}
-	if a, ok := v.Get("annotations"); ok && a.Kind == ojson.Object {
-		t.Annotations = parseAnnotations(a)
+	if ann.Kind == ojson.Object {
+		t.Annotations = parseAnnotations(ann)
 	}
 	return t, diags, nil
 }
