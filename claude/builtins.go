@@ -2,11 +2,14 @@ package claude
 
 import (
 	_ "embed"
-	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/toolfind/toolfind/ojson"
 )
 
 // builtinsJSON holds derived facts about Claude Code 2.1.328's deferred
@@ -41,24 +44,45 @@ var coreTools = []string{"Agent", "Bash", "Edit", "ListAgents", "Read", "ReportF
 	"ScheduleWakeup", "Skill", "ToolSearch", "Workflow", "Write"}
 
 func mustLoadBuiltins() []builtin {
-	var f struct {
-		Tools map[string]struct {
-			DescriptionChars  int      `json:"description_chars"`
-			DescriptionTokens []string `json:"description_tokens"`
-			HintTokens        []string `json:"hint_tokens"`
-		} `json:"tools"`
+	// Read with ojson (no reflection): the data is ours, so anything
+	// unexpected is a build error, reported by panic.
+	doc, err := ojson.Parse(builtinsJSON)
+	tools, _ := doc.Get("tools")
+	if err != nil || tools.Kind != ojson.Object {
+		panic(fmt.Sprintf("claude: embedded built-ins data is broken: %v", err))
 	}
-	if err := json.Unmarshal(builtinsJSON, &f); err != nil {
-		panic("claude: embedded built-ins data is broken: " + err.Error())
+	words := func(t ojson.Value, key string) ([]string, error) {
+		v, ok := t.Get(key)
+		if !ok {
+			return nil, nil
+		}
+		if v.Kind != ojson.Array {
+			return nil, fmt.Errorf("%s is not an array", key)
+		}
+		out := make([]string, 0, v.Len())
+		for _, w := range v.Array() {
+			if w.Kind != ojson.String {
+				return nil, fmt.Errorf("%s holds a %s", key, w.Kind)
+			}
+			out = append(out, w.Str())
+		}
+		return out, nil
 	}
-	out := make([]builtin, 0, len(f.Tools))
-	for name, t := range f.Tools {
+	out := make([]builtin, 0, tools.Len())
+	for _, m := range tools.Members() {
+		chars, _ := m.Value.Get("description_chars")
+		n, ok := chars.Float()
+		desc, err1 := words(m.Value, "description_tokens")
+		hint, err2 := words(m.Value, "hint_tokens")
+		if !ok || err1 != nil || err2 != nil {
+			panic(fmt.Sprintf("claude: embedded built-ins data is broken at %s: %v", m.Key, errors.Join(err1, err2)))
+		}
 		out = append(out, builtin{
-			Name:      name,
-			DescChars: t.DescriptionChars,
-			Desc:      strings.Join(t.DescriptionTokens, " "),
-			Hint:      strings.Join(t.HintTokens, " "),
-			HasHint:   len(t.HintTokens) > 0,
+			Name:      m.Key,
+			DescChars: int(n),
+			Desc:      strings.Join(desc, " "),
+			Hint:      strings.Join(hint, " "),
+			HasHint:   len(hint) > 0,
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
