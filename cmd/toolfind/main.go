@@ -39,7 +39,7 @@ func tuneGC() {
 	debug.SetMemoryLimit(firstGCAt)
 	runtime.AddCleanup(new(gcSentinel), func(struct{}) {
 		debug.SetGCPercent(gcPercent)
-		// A limit set since (rank's streamMemoryLimit) stays.
+		// A limit a command set since stays.
 		if debug.SetMemoryLimit(-1) == firstGCAt {
 			debug.SetMemoryLimit(memoryLimit)
 		}

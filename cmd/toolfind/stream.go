@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -43,12 +42,6 @@ var clientFootprint = map[string]footprint{
 // footprint is a client's memory per catalog tool (clientFootprint).
 type footprint struct{ peak, kept int64 }
 
-// streamMemoryLimit is the soft memory limit (debug.SetMemoryLimit) while
-// rank streams the clients of a large catalog, in place of tuneGC's 768
-// MiB when the user did not set GOMEMLIMIT: room for two clients beside a
-// 100,000-tool catalog (about 380 MiB live), within a peak RSS of 1 GB.
-const streamMemoryLimit = 900 << 20
-
 // unknownFootprint is the estimate for a client clientFootprint does not
 // list: the largest, so that it runs alone unless the memory is ample.
 var unknownFootprint = footprint{peak: 2_900, kept: 1_600}
@@ -75,9 +68,6 @@ func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q sea
 		return nil, err
 	}
 	g.sayResolutions()
-	if os.Getenv("GOMEMLIMIT") == "" && debug.SetMemoryLimit(-1) < streamMemoryLimit {
-		debug.SetMemoryLimit(streamMemoryLimit) // kept to the end of the run
-	}
 	ph := g.run().begin("build+search", int64(len(profiles)), false)
 	est, kept := make([]int64, len(profiles)), make([]int64, len(profiles))
 	for i, p := range profiles {
