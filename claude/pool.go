@@ -373,31 +373,30 @@ func serverFailure(s *corpus.Server) (t *corpus.Tool, field, why string) {
 	return nil, "", ""
 }
 
-func toolSchemaFailure(v ojson.Value) (field, why string) {
-	// One pass over the members, last first: the value of a repeated key
-	// is its last one (ojson.Value.Get, JSON.parse).
-	var title, desc, in, out, meta, ann, icons ojson.Value
-	if v.Kind == ojson.Object {
-		for i := len(v.Members()) - 1; i >= 0; i-- {
-			m := &v.Members()[i]
-			switch {
-			case m.Key == "title" && title.Kind == ojson.Invalid:
-				title = m.Value
-			case m.Key == "description" && desc.Kind == ojson.Invalid:
-				desc = m.Value
-			case m.Key == "inputSchema" && in.Kind == ojson.Invalid:
-				in = m.Value
-			case m.Key == "outputSchema" && out.Kind == ojson.Invalid:
-				out = m.Value
-			case m.Key == "_meta" && meta.Kind == ojson.Invalid:
-				meta = m.Value
-			case m.Key == "annotations" && ann.Kind == ojson.Invalid:
-				ann = m.Value
-			case m.Key == "icons" && icons.Kind == ojson.Invalid:
-				icons = m.Value
+// The members toolSchemaFailure checks, of a tool and of its inputSchema.
+var (
+	toolKeys   = [...]string{"title", "description", "inputSchema", "outputSchema", "_meta", "annotations", "icons"}
+	schemaKeys = [...]string{"type", "properties", "required"}
+)
+
+// lastValues sets vals[k] to obj's value of keys[k], the last one when the
+// key repeats (ojson.Value.Get, JSON.parse), in one pass over the members,
+// last first; a missing key leaves vals[k] Invalid.
+func lastValues(obj ojson.Value, keys []string, vals []ojson.Value) {
+	ms := obj.Members()
+	for i := len(ms) - 1; i >= 0; i-- {
+		for k, key := range keys {
+			if ms[i].Key == key && vals[k].Kind == ojson.Invalid {
+				vals[k] = ms[i].Value
 			}
 		}
 	}
+}
+
+func toolSchemaFailure(v ojson.Value) (field, why string) {
+	var top [7]ojson.Value
+	lastValues(v, toolKeys[:], top[:])
+	title, desc, in, out, meta, ann, icons := top[0], top[1], top[2], top[3], top[4], top[5], top[6]
 	notString := func(key string, k ojson.Kind) (string, string) {
 		return key, fmt.Sprintf("%s is a %s, not a string", key, k)
 	}
@@ -414,18 +413,9 @@ func toolSchemaFailure(v ojson.Value) (field, why string) {
 	default:
 		return "inputSchema", fmt.Sprintf("inputSchema is a %s, not an object", in.Kind)
 	}
-	var ty, props, req ojson.Value
-	for i := len(in.Members()) - 1; i >= 0; i-- {
-		m := &in.Members()[i]
-		switch {
-		case m.Key == "type" && ty.Kind == ojson.Invalid:
-			ty = m.Value
-		case m.Key == "properties" && props.Kind == ojson.Invalid:
-			props = m.Value
-		case m.Key == "required" && req.Kind == ojson.Invalid:
-			req = m.Value
-		}
-	}
+	var schema [3]ojson.Value
+	lastValues(in, schemaKeys[:], schema[:])
+	ty, props, req := schema[0], schema[1], schema[2]
 	if ty.Kind != ojson.String || ty.Str() != "object" {
 		return "inputSchema.type", `inputSchema.type is not "object"`
 	}
