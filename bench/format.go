@@ -333,8 +333,16 @@ func (r *Report) misses() map[string][]*Outcome {
 	return m
 }
 
+// maxShownInstead bounds the tools the table lists as shown instead of (or
+// outranking) a missed one: a catalog-dump row shows the whole catalog.
+const maxShownInstead = 5
+
 // missText describes a miss: "rank 7 (limit 5); outranked by a, b".
-func missText(o *Outcome) string {
+func missText(o *Outcome) string { return missTextMax(o, 0) }
+
+// missTextMax is missText listing at most max tools shown instead (all when
+// max is 0), then "and N more".
+func missTextMax(o *Outcome, max int) string {
 	var b strings.Builder
 	switch {
 	case o.Error != "":
@@ -352,7 +360,14 @@ func missText(o *Outcome) string {
 		if o.Rank == 0 {
 			label = "; shown instead: "
 		}
-		b.WriteString(label + joinIDs(o.OutrankedBy))
+		ids := o.OutrankedBy
+		if max > 0 && len(ids) > max {
+			ids = ids[:max]
+		}
+		b.WriteString(label + joinIDs(ids))
+		if n := len(o.OutrankedBy) - len(ids); n > 0 {
+			fmt.Fprintf(&b, " and %d more", n)
+		}
 	}
 	return b.String()
 }
@@ -441,7 +456,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			if utf8.RuneCountInString(q) > 60 {
 				q = string([]rune(q)[:58]) + "…\""
 			}
-			for k, l := range textfit.Wrap(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missText(o)), TextWidth-4) {
+			for k, l := range textfit.Wrap(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missTextMax(o, maxShownInstead)), TextWidth-4) {
 				if k == 0 {
 					fmt.Fprintf(w, "  %s\n", l)
 				} else {

@@ -69,3 +69,19 @@ func TestBaselineMissesNotListed(t *testing.T) {
 	assert.NotContains(t, out, "a@1 (verbatim): 1 query")
 	assert.Contains(t, out, "(the misses of the 2 baseline rows beside the chosen writer are in --format json)")
 }
+
+// A catalog-dump row shows the whole catalog instead of a missed tool: the
+// table lists the first maxShownInstead (5) and counts the rest (7 - 5 = 2);
+// the markdown and JSON keep all seven.
+func TestMissTextBoundsShownInstead(t *testing.T) {
+	o := &Outcome{OutrankedBy: ids("s/a", "s/b", "s/c", "s/d", "s/e", "s/f", "s/g")}
+	assert.Equal(t, "not among the hits; shown instead: s/a, s/b, s/c, s/d, s/e and 2 more",
+		missTextMax(o, maxShownInstead))
+	assert.Equal(t, "not among the hits; shown instead: s/a, s/b, s/c, s/d, s/e, s/f, s/g", missText(o))
+	// Five or fewer: all listed, no count.
+	o.OutrankedBy = o.OutrankedBy[:5]
+	assert.Equal(t, "not among the hits; shown instead: s/a, s/b, s/c, s/d, s/e", missTextMax(o, maxShownInstead))
+	// Ranked but beyond the limit: "outranked by", same bound (rank 9, limit 5).
+	o.Rank, o.RankWorst, o.Limit, o.OutrankedBy = 9, 9, 5, ids("s/a", "s/b", "s/c", "s/d", "s/e", "s/f")
+	assert.Equal(t, "rank 9, beyond limit 5; outranked by s/a, s/b, s/c, s/d, s/e and 1 more", missTextMax(o, maxShownInstead))
+}
