@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -191,15 +192,66 @@ func LocaleKeys(names []string) [][]byte {
 	return keys
 }
 
+// asciiPrimary is ICU root collation's primary order of the characters of
+// MCP names and paths, [A-Za-z0-9_.-], each one collation element:
+// "_" < "-" < "." < digits < letters, a letter's case ignored; 0 for any
+// other byte. specs/opencode.md and specs/claude.md sort with
+// localeCompare (LocaleCompare).
+var asciiPrimary = func() (t [256]uint8) {
+	t['_'], t['-'], t['.'] = 1, 2, 3
+	for c := '0'; c <= '9'; c++ {
+		t[c] = uint8(4 + c - '0')
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = uint8(14+c-'a'), uint8(14+c-'a')
+	}
+	return t
+}()
+
+// ASCIICollatable reports whether ASCIILocaleCompare applies to s: s is
+// made of [A-Za-z0-9_.-].
+func ASCIICollatable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if asciiPrimary[s[i]] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ASCIILocaleCompare is LocaleCompare for two ASCIICollatable strings,
+// without the collator: the strings' primary weights decide (asciiPrimary),
+// a shorter string first when it is a prefix of the other; on equal
+// primaries the first difference in case decides, lowercase first.
+// TestASCIILocaleCompare holds it to the collator.
+func ASCIILocaleCompare(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if pa, pb := asciiPrimary[a[i]], asciiPrimary[b[i]]; pa != pb {
+			return cmp.Compare(pa, pb)
+		}
+	}
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] { // the same letter in two cases
+			if a[i] >= 'a' {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
 // asciiNameKeys computes LocaleKeys without the collator when every name
 // is made of [A-Za-z0-9_-] (MCP names as Claude Code and OpenCode sanitise
-// them), nil otherwise. For those characters ICU root collation has one
-// collation element each: primary weights "_" < "-" < digits < letters
-// (case-insensitive), and a tertiary difference lowercase < uppercase;
-// the key is the primary weights, a 0 (so a prefix sorts first), then the
-// tertiary weights. Keys of the two kinds must not be compared, hence all
-// or none. FuzzLocaleKeys and TestASCIINameKeys check it against the
-// collator.
+// them), nil otherwise. The key is ASCIILocaleCompare's rule written out:
+// the primary weights (asciiPrimary), a 0 (so a prefix sorts first), then
+// the tertiary weights, lowercase 1 < uppercase 2. Keys of the two kinds
+// must not be compared, hence all or none. FuzzLocaleKeys and
+// TestASCIINameKeys check it against the collator.
 func asciiNameKeys(names []string) [][]byte {
 	size := 0
 	for _, n := range names {
@@ -215,20 +267,7 @@ func asciiNameKeys(names []string) [][]byte {
 	for i, n := range names {
 		start := len(buf)
 		for j := 0; j < len(n); j++ {
-			c := n[j]
-			switch {
-			case c == '_':
-				c = 1
-			case c == '-':
-				c = 2
-			case c <= '9':
-				c = 3 + c - '0'
-			case c <= 'Z':
-				c = 13 + c - 'A'
-			default:
-				c = 13 + c - 'a'
-			}
-			buf = append(buf, c)
+			buf = append(buf, asciiPrimary[n[j]])
 		}
 		buf = append(buf, 0)
 		for j := 0; j < len(n); j++ {
