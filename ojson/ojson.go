@@ -548,13 +548,13 @@ var jsEscapeExtra = [utf8.RuneSelf]uint8{
 	'"': 1, '\\': 1,
 }
 
-// AppendJSString writes JSString(s) to b, runs of printable ASCII other
-// than `"` and `\` in one piece.
+// AppendJSString writes JSString(s) to b, runs of plainASCII (printable
+// ASCII other than `"` and `\`, and DEL) in one piece.
 func AppendJSString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		j := i
-		for j < len(s) && s[j] >= 0x20 && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
+		for j < len(s) && plainASCII[s[j]] {
 			j++
 		}
 		b.WriteString(s[i:j])
