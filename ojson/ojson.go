@@ -273,16 +273,9 @@ func (v Value) Dedup() Value {
 		}
 		return ArrayOf(out...)
 	case Object:
-		ms := v.Members()
-		idx := make(map[string]int, len(ms))
-		out := make([]Member, 0, len(ms))
-		for _, m := range ms {
-			if i, ok := idx[m.Key]; ok {
-				out[i].Value = m.Value.Dedup()
-				continue
-			}
-			idx[m.Key] = len(out)
-			out = append(out, Member{Key: m.Key, Value: m.Value.Dedup()})
+		out := dedupMembers(v.Members()) // a fresh slice
+		for i := range out {
+			out[i].Value = out[i].Value.Dedup()
 		}
 		return ObjectOf(out...)
 	}
