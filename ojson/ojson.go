@@ -389,9 +389,6 @@ func jsOrder(ms []Member) []Member {
 			rest = append(rest, m)
 		}
 	}
-	if len(idx) == 0 {
-		return ms
-	}
 	// insertion sort: index keys are rare and few
 	for i := 1; i < len(idx); i++ {
 		for j := i; j > 0; j-- {
