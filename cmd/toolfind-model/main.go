@@ -42,8 +42,12 @@ for toolfind's --writer model; toolfind runs "toolfind-model serve" itself.
 `
 
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	if len(args) != 1 {
+	switch {
+	case len(args) == 0:
 		fmt.Fprint(errOut, usage)
+		return 2
+	case len(args) > 1:
+		fmt.Fprintf(errOut, "toolfind-model: one command, not %d arguments: %q\n%s", len(args), args, usage)
 		return 2
 	}
 	switch args[0] {

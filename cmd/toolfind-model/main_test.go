@@ -17,6 +17,10 @@ func TestRun(t *testing.T) {
 	assert.Equal(t, 2, run([]string{"serv"}, nil, &out, &errOut))
 	assert.Equal(t, "toolfind-model: unknown command \"serv\"\n"+usage, errOut.String())
 
+	errOut.Reset()
+	assert.Equal(t, 2, run([]string{"serve", "x\x1b"}, nil, &out, &errOut))
+	assert.Equal(t, "toolfind-model: one command, not 2 arguments: [\"serve\" \"x\\x1b\"]\n"+usage, errOut.String())
+
 	out.Reset()
 	assert.Equal(t, 0, run([]string{"version"}, nil, &out, &errOut))
 	assert.True(t, strings.HasPrefix(out.String(), "toolfind-model (protocol 1)"), out.String())
