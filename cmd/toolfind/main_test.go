@@ -38,6 +38,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown client", []string{"rank", "--query", "x", "--client", "cursor"}, `--client: unknown client "cursor"; known:`},
 		{"missing catalog", []string{"rank", "--query", "x", "--catalog", "nope.json"}, "nope.json"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"argument to a flags-only command", []string{"rank", "search files"}, "toolfind: toolfind rank takes no arguments, only flags: \"search files\" is not one (see 'toolfind rank --help')\n"},
 		{"lint bad fail-on", []string{"lint", "--fail-on", "bogus"}, `--fail-on: severity "bogus"`},
 		{"lint unknown rule", []string{"lint", "--disable", "nope"}, `--disable: unknown rule "nope"`},
 		{"show unknown tool", []string{"show", "--tool", "nope"}, `--tool: "nope" matches no tool`},

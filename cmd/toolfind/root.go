@@ -194,9 +194,27 @@ With no --catalog it uses an embedded demo catalog.`,
 		}
 	}
 	for _, c := range subs {
-		root.AddCommand(c.new(ios, g))
+		root.AddCommand(noArgsSaysSo(c.new(ios, g)))
 	}
 	return root
+}
+
+// noArgsSaysSo makes a command that takes no arguments say that of an
+// argument given (cobra.NoArgs calls it an unknown command, which
+// misleads when it is, say, a query without --query).
+func noArgsSaysSo(cmd *cobra.Command) *cobra.Command {
+	check := cmd.Args
+	if check == nil || cmd.HasSubCommands() {
+		return cmd
+	}
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		if err != nil && len(args) > 0 && strings.HasPrefix(err.Error(), "unknown command") {
+			return usageError("%s takes no arguments, only flags: %q is not one (see '%s --help')", c.CommandPath(), args[0], c.CommandPath())
+		}
+		return err
+	}
+	return cmd
 }
 
 func clientNamesHelp(profiles []search.Profile) string {
