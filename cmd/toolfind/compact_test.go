@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolfind/toolfind/search"
 )
@@ -90,4 +92,22 @@ func TestShowSummary(t *testing.T) {
 	// With --tool: the full text, as before.
 	out, _, _ = run(t, "show", "--tool", "billing/ledger", "--client", "claude")
 	assert.Contains(t, out, `<function>{"description": "Summarizes invoices."`)
+}
+
+// TestShowSummaryCapsDropped: a catalog whose 20 tools grok refuses
+// (names with ESC) lists the first maxDroppedLines (8) and counts the
+// other 20-8 = 12, so the summary still fits a screen.
+func TestShowSummaryCapsDropped(t *testing.T) {
+	t.Setenv("COLUMNS", "")
+	var tools []string
+	for i := range 20 {
+		tools = append(tools, fmt.Sprintf(`{"name":"bad\u001b[31m_%d","description":"d","inputSchema":{"type":"object"}}`, i))
+	}
+	cat := writeFile(t, "hostile.json", `{"server":"s","tools":[`+strings.Join(tools, ",")+`]}`)
+	out, errOut, code := run(t, "show", "--client", "grok", "--catalog", cat)
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, 8, strings.Count(out, "grok never shows "), out)
+	assert.Contains(t, out, "... and 12 more like these (--format json lists every view)\n")
+	assert.NotContains(t, out, "\x1b")
+	assert.Less(t, strings.Count(out, "\n"), 50, out)
 }

@@ -233,6 +233,10 @@ func writeShowSummary(w io.Writer, cat *corpus.Catalog, views []showView, why ma
 	}
 	say("DESC: characters of the description; 12*: the client cuts the description; –: never shown to that model")
 	for i, d := range dropped {
+		if i == maxDroppedLines && len(dropped) > i+1 {
+			say(fmt.Sprintf("... and %d more like these (--format json lists every view)", len(dropped)-i))
+			break
+		}
 		verb := " never shows "
 		if len(dropWho[i]) > 1 {
 			verb = " never show "
@@ -242,6 +246,10 @@ func writeShowSummary(w io.Writer, cat *corpus.Catalog, views []showView, why ma
 	say("show --tool NAME prints the exact text each model reads of a tool")
 	return nil
 }
+
+// maxDroppedLines caps show's list of the tools some client never shows,
+// so that a catalog of hostile or invalid names still fits a screen.
+const maxDroppedLines = 8
 
 // selectTools resolves --tool entries, or lists every tool (first
 // definition of each name) when there are none.
