@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
 )
@@ -54,8 +55,6 @@ func (r *Report) Write(w io.Writer, f Format) error {
 	r.text(bw)
 	return bw.Flush()
 }
-
-func pct(x float64) string { return fmt.Sprintf("%.1f%%", x*100) }
 
 // clip shortens s to n runes with "…", escaping what a terminal would act
 // on; it is printed between plain quotes (%q would escape safetext's
@@ -145,10 +144,10 @@ func (r *Report) text(w *bufio.Writer) {
 	}
 	fmt.Fprintf(w, "%-*s  %7s  %7s  %s\n", width, "CLIENT", "BEFORE", "AFTER", "FOUND@LIMIT")
 	for _, c := range r.Clients {
-		fmt.Fprintf(w, "%-*s  %7s  %7s  %s\n", width, c.Client, pct(c.Before), pct(c.After), delta(c.Before, c.After))
+		fmt.Fprintf(w, "%-*s  %7s  %7s  %s\n", width, c.Client, bench.Percent(c.Before), bench.Percent(c.After), delta(c.Before, c.After))
 	}
 	b, a := meanOf(r.Clients)
-	fmt.Fprintf(w, "%-*s  %7s  %7s  %s\n", width, "mean", pct(b), pct(a), delta(b, a))
+	fmt.Fprintf(w, "%-*s  %7s  %7s  %s\n", width, "mean", bench.Percent(b), bench.Percent(a), delta(b, a))
 	// The edits that fix the most first.
 	order := make([]int, len(r.Edits))
 	for i := range order {
@@ -173,7 +172,7 @@ func (r *Report) text(w *bufio.Writer) {
 		var moved []string
 		for _, c := range e.Clients {
 			if c.Before != c.After {
-				moved = append(moved, fmt.Sprintf("%s %s → %s", shortClient(c.Client), pct(c.Before), pct(c.After)))
+				moved = append(moved, fmt.Sprintf("%s %s → %s", shortClient(c.Client), bench.Percent(c.Before), bench.Percent(c.After)))
 			}
 		}
 		if len(moved) > 0 && len(e.Clients) > 0 {
@@ -225,7 +224,7 @@ func (r *Report) text(w *bufio.Writer) {
 		fmt.Fprintf(w, "%-*s  %15s  %15s\n", width, "CLIENT", "LEARNED ON", "HELD OUT")
 		var notes []string
 		for _, c := range h.Clients {
-			fmt.Fprintf(w, "%-*s  %6s → %6s  %6s → %6s\n", width, c.Client, pct(c.LearnBefore), pct(c.LearnAfter), pct(c.HeldBefore), pct(c.HeldAfter))
+			fmt.Fprintf(w, "%-*s  %6s → %6s  %6s → %6s\n", width, c.Client, bench.Percent(c.LearnBefore), bench.Percent(c.LearnAfter), bench.Percent(c.HeldBefore), bench.Percent(c.HeldAfter))
 			if c.Note != "" {
 				notes = append(notes, shortClient(c.Client)+": "+c.Note)
 			}
@@ -269,7 +268,7 @@ func firstExample(rj Rejected) string {
 		return ""
 	}
 	g := rj.Examples[0]
-	s := fmt.Sprintf(", e.g. %s \"%s\" (line %d) %s → %s", g.Client, clip(g.Query, 40), g.Line, pct(g.Before), pct(g.After))
+	s := fmt.Sprintf(", e.g. %s \"%s\" (line %d) %s → %s", g.Client, clip(g.Query, 40), g.Line, bench.Percent(g.Before), bench.Percent(g.After))
 	if len(g.ShownInstead) > 0 {
 		s += ", shown instead: " + safetext.Escape(string(g.ShownInstead[0]))
 	}
@@ -314,10 +313,10 @@ func (r *Report) markdown(w *bufio.Writer) {
 	fmt.Fprintf(w, "### toolfind suggest\n\n%s\n\n", mdEscape(r.headline()))
 	fmt.Fprintf(w, "| client | before | after | |\n|---|---:|---:|---:|\n")
 	for _, c := range r.Clients {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdEscape(c.Client), pct(c.Before), pct(c.After), delta(c.Before, c.After))
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdEscape(c.Client), bench.Percent(c.Before), bench.Percent(c.After), delta(c.Before, c.After))
 	}
 	b, a := meanOf(r.Clients)
-	fmt.Fprintf(w, "| **mean** | %s | %s | %s |\n", pct(b), pct(a), delta(b, a))
+	fmt.Fprintf(w, "| **mean** | %s | %s | %s |\n", bench.Percent(b), bench.Percent(a), delta(b, a))
 	for _, e := range r.Edits {
 		fmt.Fprintf(w, "\n#### `%s`", mdCode(string(e.Tool)))
 		if e.NewID != "" {
@@ -336,7 +335,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 		}
 		fmt.Fprintf(w, "```\n\n| client | before | after | queries |\n|---|---:|---:|---:|\n")
 		for _, c := range e.Clients {
-			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", mdEscape(c.Client), pct(c.Before), pct(c.After), c.Queries)
+			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", mdEscape(c.Client), bench.Percent(c.Before), bench.Percent(c.After), c.Queries)
 		}
 		if len(e.Fixes) > 0 {
 			fmt.Fprintf(w, "\n<details><summary>prompts fixed</summary>\n\n")
@@ -349,7 +348,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 	if len(r.Regressions) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>%d regressions made candidate edits be rejected</summary>\n\n", len(r.Regressions))
 		for _, g := range r.Regressions {
-			fmt.Fprintf(w, "- `%s` %s: %s, %s (line %d): %s → %s\n", mdCode(string(g.Tool)), g.Field, mdEscape(g.Client), mdEscape(clip(g.Query, 80)), g.Line, pct(g.Before), pct(g.After))
+			fmt.Fprintf(w, "- `%s` %s: %s, %s (line %d): %s → %s\n", mdCode(string(g.Tool)), g.Field, mdEscape(g.Client), mdEscape(clip(g.Query, 80)), g.Line, bench.Percent(g.Before), bench.Percent(g.After))
 		}
 		fmt.Fprintf(w, "\n</details>\n")
 	}
@@ -357,7 +356,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 		fmt.Fprintf(w, "\n**Held out:** %d of %d queries (seed %d); edits learned on the other %d.\n\n", h.Held, h.Held+h.Learn, h.Seed, h.Learn)
 		fmt.Fprintf(w, "| client | learned on | held out | note |\n|---|---:|---:|---|\n")
 		for _, c := range h.Clients {
-			fmt.Fprintf(w, "| %s | %s → %s | %s → %s | %s |\n", mdEscape(c.Client), pct(c.LearnBefore), pct(c.LearnAfter), pct(c.HeldBefore), pct(c.HeldAfter), mdEscape(c.Note))
+			fmt.Fprintf(w, "| %s | %s → %s | %s → %s | %s |\n", mdEscape(c.Client), bench.Percent(c.LearnBefore), bench.Percent(c.LearnAfter), bench.Percent(c.HeldBefore), bench.Percent(c.HeldAfter), mdEscape(c.Note))
 		}
 	}
 }
