@@ -8,34 +8,12 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolfind/toolfind/corpus/live/snap"
 )
 
-// PhaseCall: the tools/call request failed — timeout, a JSON-RPC error
-// (an unknown tool, bad arguments), the server went away. A result with
-// "isError": true is a result, not a failure.
-const PhaseCall Phase = "call"
-
-// CallError reports the call phase: tools/call did not return a result.
-type CallError struct {
-	failure
-	// Tool is the tool that was called.
-	Tool string
-}
-
-func (e *CallError) Error() string { return e.text(PhaseCall, "tools/call "+e.Tool) }
-func (e *CallError) Unwrap() error { return e.Err }
-
-// Phase returns PhaseCall.
-func (e *CallError) Phase() Phase { return PhaseCall }
-
-// ToolCall is one live tools/call: the server's snapshot (its tools, to
-// find the called tool's definition) and the raw result.
-type ToolCall struct {
-	Snapshot *Snapshot
-	// Result is the "result" member of the tools/call response, byte for
-	// byte as the server sent it.
-	Result json.RawMessage
-}
+// ToolCall is one live tools/call (see snap.ToolCall).
+type ToolCall = snap.ToolCall
 
 // Call starts (or connects to) the server, runs the handshake and
 // tools/list as Take does, then calls one tool with args (a JSON object;
@@ -84,10 +62,10 @@ func (s *session) call(parent context.Context, tool string, args json.RawMessage
 	got = got && s.tap.count("tools/call") > before
 	if got && s.tap.badOutput() == nil {
 		if r.Error != nil {
-			return nil, &CallError{failure: s.failure(rpcError(r.Error)), Tool: tool}
+			return nil, &CallError{Failure: s.failure(rpcError(r.Error)), Tool: tool}
 		}
 		if t := bytes.TrimSpace(r.Result); len(t) == 0 || t[0] != '{' {
-			return nil, &ParseError{failure: s.failure(fmt.Errorf("the result is %s, not an object", kindOf(t))), What: "tools/call result"}
+			return nil, &ParseError{Failure: s.failure(fmt.Errorf("the result is %s, not an object", kindOf(t))), What: "tools/call result"}
 		}
 		return r.Result, nil
 	}
@@ -97,9 +75,9 @@ func (s *session) call(parent context.Context, tool string, args json.RawMessage
 	cause, bad, exited, _ := s.cause(parent, deadline, "tools/call", sdkErr)
 	switch {
 	case bad != nil:
-		return nil, &ParseError{failure: s.failure(cause), What: bad.What}
+		return nil, &ParseError{Failure: s.failure(cause), What: bad.What}
 	case exited != nil:
-		return nil, &CallError{failure: s.failure(exited), Tool: tool}
+		return nil, &CallError{Failure: s.failure(exited), Tool: tool}
 	}
-	return nil, &CallError{failure: s.failure(cause), Tool: tool}
+	return nil, &CallError{Failure: s.failure(cause), Tool: tool}
 }

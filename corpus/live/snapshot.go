@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,11 +16,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/corpus/live/snap"
 )
-
-// DefaultTimeout bounds each phase of a snapshot (start with handshake;
-// the whole tools/list with all its pages) unless Options.Timeout is set.
-const DefaultTimeout = 30 * time.Second
 
 // DefaultProtocolVersion is the MCP version toolfind asks for in
 // initialize: the newest version that uses the initialize handshake (MCP
@@ -43,6 +39,21 @@ const MaxListBytes = 64 << 20
 // DefaultShutdownGrace is how long a stdio server gets to exit after its
 // stdin is closed (and again after SIGTERM) before it is killed.
 const DefaultShutdownGrace = 2 * time.Second
+
+// DefaultTimeout bounds each phase of a snapshot (see snap.DefaultTimeout).
+const DefaultTimeout = snap.DefaultTimeout
+
+// Snapshot is what one live server published (see snap.Snapshot).
+type Snapshot = snap.Snapshot
+
+// WriteCatalog writes snapshots as a catalog file (see snap.WriteCatalog).
+func WriteCatalog(w io.Writer, snaps []*Snapshot) error { return snap.WriteCatalog(w, snaps) }
+
+// Merge returns a catalog with base's servers followed by the snapshots'
+// servers, validated together (see snap.Merge).
+func Merge(base *corpus.Catalog, snaps []*Snapshot) (*corpus.Catalog, error) {
+	return snap.Merge(base, snaps)
+}
 
 // Options configure Take. The zero value is ready to use.
 type Options struct {
@@ -94,30 +105,6 @@ func (o Options) withDefaults() Options {
 		o.ShutdownGrace = DefaultShutdownGrace
 	}
 	return o
-}
-
-// Snapshot is what one live server published: its initialize answer and
-// every tool of every tools/list page, exactly as sent.
-type Snapshot struct {
-	Source Source
-	// Name is the server name: Source.Name when given, else the part of
-	// the initialize serverInfo.name after its last '/'
-	// ("mcp-servers/everything" → "everything"), else the command's base
-	// name or the URL's host.
-	Name string
-	// Instructions is the initialize result's "instructions";
-	// HasInstructions says whether the server sent any.
-	Instructions    string
-	HasInstructions bool
-	// ServerInfo is the initialize result's "serverInfo" object as sent
-	// (nil when absent); ProtocolVersion the version the server chose.
-	ServerInfo      json.RawMessage
-	ProtocolVersion string
-	// Tools are the entries of every page's "tools" array, byte for byte,
-	// in order, duplicates and malformed entries included.
-	Tools []json.RawMessage
-	// Pages is the number of tools/list requests it took.
-	Pages int
 }
 
 // session is one snapshot in progress.
@@ -175,7 +162,7 @@ func open(src Source, opts Options) (*session, error) {
 	}
 	p, err := startProc(src, opts.Stderr)
 	if err != nil {
-		return nil, &StartError{s.failure(startCause(err))}
+		return nil, &StartError{Failure: s.failure(startCause(err))}
 	}
 	s.proc = p
 	s.transport = &mcp.IOTransport{
@@ -300,21 +287,21 @@ func (s *session) cause(parent context.Context, deadline time.Time, method strin
 func (s *session) handshakeError(parent context.Context, deadline time.Time, sdkErr error) error {
 	if r, ok := s.tap.reply("initialize"); ok && s.tap.badOutput() == nil {
 		if r.Error != nil {
-			return &HandshakeError{failure: s.failure(rpcError(r.Error))}
+			return &HandshakeError{Failure: s.failure(rpcError(r.Error))}
 		}
 		// The server answered, but the SDK could not use the answer.
-		return &ParseError{failure: s.failure(sdkErr), What: "initialize result"}
+		return &ParseError{Failure: s.failure(sdkErr), What: "initialize result"}
 	}
 	cause, bad, exited, unreachable := s.cause(parent, deadline, "initialize", sdkErr)
 	switch {
 	case bad != nil:
-		return &ParseError{failure: s.failure(cause), What: bad.What}
+		return &ParseError{Failure: s.failure(cause), What: bad.What}
 	case exited != nil:
-		return &StartError{s.failure(fmt.Errorf("%w before answering initialize", exited))}
+		return &StartError{Failure: s.failure(fmt.Errorf("%w before answering initialize", exited))}
 	case unreachable:
-		return &StartError{s.failure(cause)}
+		return &StartError{Failure: s.failure(cause)}
 	}
-	return &HandshakeError{failure: s.failure(cause)}
+	return &HandshakeError{Failure: s.failure(cause)}
 }
 
 // rpcError turns a JSON-RPC error object into a *jsonrpc.Error cause.
@@ -350,7 +337,7 @@ func (s *session) initialized() (*Snapshot, error) {
 		snap.Name = nameFromServerInfo(res.ServerInfo.Name)
 	}
 	if snap.Name == "" {
-		snap.Name = s.src.defaultName()
+		snap.Name = defaultName(s.src)
 	}
 	return snap, nil
 }
@@ -367,7 +354,7 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 	size := 0
 	for page := 1; ; page++ {
 		if page > MaxPages {
-			return &ListError{failure: s.failure(fmt.Errorf("the server answered %d pages, each with a new nextCursor; toolfind stops at %d pages (the list would likely never end)", MaxPages, MaxPages)),
+			return &ListError{Failure: s.failure(fmt.Errorf("the server answered %d pages, each with a new nextCursor; toolfind stops at %d pages (the list would likely never end)", MaxPages, MaxPages)),
 				Page: page}
 		}
 		before := s.tap.count("tools/list")
@@ -377,24 +364,24 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 		got = got && s.tap.count("tools/list") > before
 		if got && s.tap.badOutput() == nil {
 			if r.Error != nil {
-				return &ListError{failure: s.failure(rpcError(r.Error)), Page: page}
+				return &ListError{Failure: s.failure(rpcError(r.Error)), Page: page}
 			}
 			// The raw result decides, whatever the SDK made of it: it
 			// rejects some tools that clients keep.
 			tools, next, err := parsePage(r.Result)
 			if err != nil {
-				return &ParseError{failure: s.failure(err), What: fmt.Sprintf("tools/list page %d result", page)}
+				return &ParseError{Failure: s.failure(err), What: fmt.Sprintf("tools/list page %d result", page)}
 			}
 			snap.Tools = append(snap.Tools, tools...)
 			if size += len(r.Result); size > MaxListBytes {
-				return &ListError{failure: s.failure(fmt.Errorf("the tools/list pages so far add up to more than %s, toolfind's limit for one server", byteLimit(MaxListBytes))),
+				return &ListError{Failure: s.failure(fmt.Errorf("the tools/list pages so far add up to more than %s, toolfind's limit for one server", byteLimit(MaxListBytes))),
 					Page: page}
 			}
 			if next == "" {
 				return nil
 			}
 			if p, dup := seen[next]; dup {
-				return &ParseError{failure: s.failure(fmt.Errorf("nextCursor %q was already returned by page %d; the list would never end", next, p)),
+				return &ParseError{Failure: s.failure(fmt.Errorf("nextCursor %q was already returned by page %d; the list would never end", next, p)),
 					What: fmt.Sprintf("tools/list page %d result", page)}
 			}
 			seen[next] = page
@@ -410,11 +397,11 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 		}
 		switch {
 		case bad != nil:
-			return &ParseError{failure: s.failure(cause), What: bad.What}
+			return &ParseError{Failure: s.failure(cause), What: bad.What}
 		case exited != nil:
-			return &ListError{failure: s.failure(exited), Page: page}
+			return &ListError{Failure: s.failure(exited), Page: page}
 		}
-		return &ListError{failure: s.failure(cause), Page: page}
+		return &ListError{Failure: s.failure(cause), Page: page}
 	}
 }
 
@@ -520,111 +507,6 @@ func (t *tap) count(method string) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.counts[method]
-}
-
-// document is the server's catalog entry as compact JSON: nameKey is
-// "server" for a one-server catalog file and "name" inside "servers".
-// Member order: name, instructions (when sent), x_server_info (when sent),
-// tools. Strings are written without HTML escaping; tools verbatim.
-func (s *Snapshot) document(nameKey string) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	b.WriteString(jsonString(nameKey))
-	b.WriteByte(':')
-	b.WriteString(jsonString(s.Name))
-	if s.HasInstructions {
-		b.WriteString(`,"instructions":`)
-		b.WriteString(jsonString(s.Instructions))
-	}
-	if s.ServerInfo != nil {
-		b.WriteString(`,"x_server_info":`)
-		b.Write(s.ServerInfo)
-	}
-	b.WriteString(`,"tools":[`)
-	for i, t := range s.Tools {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(t)
-	}
-	b.WriteString("]}")
-	return b.Bytes()
-}
-
-func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// CatalogJSON returns the snapshot as a compact one-server catalog file,
-// {"server", "instructions", "x_server_info", "tools"}, which
-// corpus.ParseCatalog reads back to the same server.
-func (s *Snapshot) CatalogJSON() []byte { return s.document("server") }
-
-// WriteCatalog writes snapshots as a catalog file, indented by two spaces:
-// one snapshot as {"server", "instructions", "x_server_info", "tools"},
-// several as {"servers": [{"name", …}, …]}. Only whitespace between tokens
-// differs from what the servers sent; every tool keeps its members, their
-// order, duplicates, escapes and number spellings.
-func WriteCatalog(w io.Writer, snaps []*Snapshot) error {
-	var doc []byte
-	if len(snaps) == 1 {
-		doc = snaps[0].document("server")
-	} else {
-		var b bytes.Buffer
-		b.WriteString(`{"servers":[`)
-		for i, s := range snaps {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(s.document("name"))
-		}
-		b.WriteString("]}")
-		doc = b.Bytes()
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, doc, "", "  "); err != nil {
-		return fmt.Errorf("live: assembling the catalog: %w", err)
-	}
-	out.WriteByte('\n')
-	_, err := w.Write(out.Bytes())
-	return err
-}
-
-// Servers parses the snapshot as corpus does a catalog file (Source.Label
-// names it in diagnostics), so a simulator sees the live server exactly as
-// it would see the snapshot committed to a file.
-func (s *Snapshot) Servers() ([]*corpus.Server, []corpus.Diagnostic, error) {
-	return corpus.ParseCatalog(s.Source.Label(), s.CatalogJSON())
-}
-
-// Merge returns a catalog with base's servers followed by the snapshots'
-// servers, validated together (a tool name shared between a file and a
-// live server is reported once). base is not modified; it may be nil. A
-// server name used twice is an error naming both sources: give one of them
-// a "name=" prefix. base's parse diagnostics are kept and its validation
-// is done again over the merged catalog (corpus.Catalog.Revalidate).
-func Merge(base *corpus.Catalog, snaps []*Snapshot) (*corpus.Catalog, error) {
-	cat := &corpus.Catalog{}
-	if base != nil {
-		if err := cat.Merge(base); err != nil {
-			return nil, err
-		}
-	}
-	for _, snap := range snaps {
-		servers, diags, err := snap.Servers()
-		if err != nil {
-			return nil, err
-		}
-		if err := cat.AddParsed(servers, diags); err != nil {
-			return nil, fmt.Errorf("%w (give a live server another name with a name= prefix)", err)
-		}
-	}
-	cat.Revalidate()
-	return cat, nil
 }
 
 // Catalog snapshots every source (see TakeAll) and returns them as a

@@ -158,7 +158,7 @@ func TestNames(t *testing.T) {
 		{Source{URL: "https://mcp.example.com:8443/mcp"}, "mcp.example.com"},
 		{Source{Command: []string{"/"}}, "server"},
 	} {
-		if got := tt.src.defaultName(); got != tt.want {
+		if got := defaultName(tt.src); got != tt.want {
 			t.Errorf("defaultName(%v) = %q, want %q", tt.src, got, tt.want)
 		}
 	}

@@ -1,0 +1,261 @@
+package snap
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Source is one live MCP server: a command speaking MCP over stdio, or the
+// endpoint of a streamable-HTTP server.
+type Source struct {
+	// Name is the server name given with a "name=" prefix; empty means
+	// "derive it" (see Snapshot.Name).
+	Name string
+	// Command is the argument vector of a stdio server (Command[0] is
+	// looked up in PATH). Empty for an HTTP source.
+	Command []string
+	// URL is the streamable-HTTP endpoint. Empty for a stdio source.
+	URL string
+	// Header is sent with every HTTP request (authentication); ignored for
+	// stdio.
+	Header http.Header
+	// Dir is the working directory of a stdio server; empty means the
+	// current one.
+	Dir string
+	// Env are extra KEY=VALUE entries added to the inherited environment
+	// of a stdio server.
+	Env []string
+}
+
+// String names the source the way errors and diagnostics do: the command
+// line of a stdio server (quoted where needed), or the URL.
+func (s Source) String() string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return JoinCommand(s.Command)
+}
+
+// Label is the source as a catalog file name: "stdio:CMD ARGS" or the URL.
+// It becomes corpus.Server.Source and the File of diagnostics.
+func (s Source) Label() string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return "stdio:" + JoinCommand(s.Command)
+}
+
+// ParseServer parses the value of --server: an optional "NAME=" prefix,
+// then a command line split into words the way a POSIX shell would, minus
+// expansion (see SplitCommand).
+//
+//	npx -y @modelcontextprotocol/server-everything@2026.8.31
+//	billing=./bin/billing-mcp --region 'eu west'
+//	tickets=env TOKEN=x ./tickets-mcp     // environment: use env(1)
+//
+// The prefix is recognised only when the text before the first '=' is a
+// non-empty run of A-Z a-z 0-9 _ . - (so "./srv --a=b" has none).
+func ParseServer(spec string) (Source, error) {
+	name, rest := splitName(spec)
+	words, err := SplitCommand(rest)
+	if err != nil {
+		return Source{}, fmt.Errorf("--server %q: %w", spec, err)
+	}
+	if len(words) == 0 {
+		return Source{}, fmt.Errorf("--server %q: no command", spec)
+	}
+	return Source{Name: name, Command: words}, nil
+}
+
+// ParseURL parses the value of --url: an optional "NAME=" prefix (as for
+// ParseServer) and an absolute http or https URL.
+func ParseURL(spec string) (Source, error) {
+	name, rest := splitName(spec)
+	rest = strings.TrimSpace(rest)
+	u, err := url.Parse(rest)
+	if err != nil {
+		return Source{}, fmt.Errorf("--url %q: %w", spec, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return Source{}, fmt.Errorf("--url %q: want an http:// or https:// URL", spec)
+	}
+	if u.Host == "" {
+		return Source{}, fmt.Errorf("--url %q: no host", spec)
+	}
+	return Source{Name: name, URL: rest}, nil
+}
+
+// ParseHeader parses the value of --header, "Key: value" (the space after
+// the colon is optional). The key must be an HTTP token.
+func ParseHeader(spec string) (key, value string, err error) {
+	k, v, ok := strings.Cut(spec, ":")
+	if !ok {
+		return "", "", fmt.Errorf("--header %q: want KEY:VALUE", spec)
+	}
+	k = strings.TrimSpace(k)
+	if k == "" {
+		return "", "", fmt.Errorf("--header %q: empty key", spec)
+	}
+	for _, r := range k {
+		if !isTokenChar(r) {
+			return "", "", fmt.Errorf("--header %q: key has the character %q, not allowed in an HTTP header name", spec, r)
+		}
+	}
+	v = strings.TrimSpace(v)
+	if strings.ContainsAny(v, "\r\n\x00") {
+		return "", "", fmt.Errorf("--header %q: value has a line break or NUL", spec)
+	}
+	return http.CanonicalHeaderKey(k), v, nil
+}
+
+// isTokenChar reports whether r may appear in an HTTP token (RFC 9110
+// §5.6.2).
+func isTokenChar(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return true
+	}
+	return strings.ContainsRune("!#$%&'*+-.^_`|~", r)
+}
+
+// splitName cuts a "NAME=" prefix off spec.
+func splitName(spec string) (name, rest string) {
+	s := strings.TrimLeft(spec, " \t\n")
+	n, r, ok := strings.Cut(s, "=")
+	if !ok || n == "" {
+		return "", spec
+	}
+	for _, c := range n {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return "", spec
+		}
+	}
+	return n, r
+}
+
+// errUnterminated and friends are SplitCommand's errors.
+var (
+	errUnterminatedSingle = errors.New("unterminated single quote")
+	errUnterminatedDouble = errors.New("unterminated double quote")
+	errTrailingBackslash  = errors.New("backslash at the end")
+)
+
+// SplitCommand splits a command line into words like a POSIX shell (sh
+// §2.2 Quoting), without any expansion:
+//
+//   - blanks (space, tab, newline) separate words;
+//   - '…' keeps everything literally up to the next ';
+//   - "…" keeps everything literally except \" \\ \$ \` and
+//     backslash-newline (removed);
+//   - outside quotes a backslash keeps the next character literally
+//     (backslash-newline is removed);
+//   - a pair of quotes with nothing between makes an empty word.
+//
+// $VAR, ~, globs, ;, | and redirections have no special meaning: the
+// command is run directly, not through a shell. Worked example:
+//
+//	srv --name 'a b' "c\"d" e\ f ''   →   [srv --name "a b" "c\"d" "e f" ""]
+func SplitCommand(line string) ([]string, error) {
+	var (
+		words []string
+		cur   strings.Builder
+		in    bool // a word has started (possibly empty, from quotes)
+	)
+	r := []rune(line)
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\'':
+			in = true
+			j := i + 1
+			for j < len(r) && r[j] != '\'' {
+				j++
+			}
+			if j == len(r) {
+				return nil, errUnterminatedSingle
+			}
+			cur.WriteString(string(r[i+1 : j]))
+			i = j
+		case c == '"':
+			in = true
+			j := i + 1
+			for ; ; j++ {
+				if j == len(r) {
+					return nil, errUnterminatedDouble
+				}
+				if r[j] == '"' {
+					break
+				}
+				if r[j] == '\\' && j+1 < len(r) {
+					switch r[j+1] {
+					case '"', '\\', '$', '`':
+						cur.WriteRune(r[j+1])
+						j++
+						continue
+					case '\n':
+						j++
+						continue
+					}
+				}
+				cur.WriteRune(r[j])
+			}
+			i = j
+		case c == '\\':
+			if i+1 == len(r) {
+				return nil, errTrailingBackslash
+			}
+			i++
+			if r[i] == '\n' {
+				continue
+			}
+			in = true
+			cur.WriteRune(r[i])
+		default:
+			in = true
+			cur.WriteRune(c)
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// JoinCommand is the inverse of SplitCommand: words that need it are put in
+// single quotes, so SplitCommand(JoinCommand(w)) equals w.
+func JoinCommand(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quoteWord(w))
+	}
+	return b.String()
+}
+
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("@%+=:,./_-", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
