@@ -8,16 +8,35 @@ import (
 	"path/filepath"
 )
 
+// helper is a program toolfind runs so as not to link a large SDK itself:
+// toolfind-model (the OpenAI and Anthropic SDKs, package
+// writer/model/remote) and toolfind-live (the MCP Go SDK, package
+// corpus/live/remote).
+type helper struct {
+	name string // the program: toolfind-model
+	flag string // its flag: --model-program
+	env  string // its variable: TOOLFIND_MODEL_PROGRAM
+	// why starts the error of a program found nowhere: "--writer model
+	// runs the toolfind-model program (it holds …)".
+	why string
+}
+
 // modelProgramName is the program that holds the OpenAI and Anthropic
 // SDKs (cmd/toolfind-model): toolfind runs it for --writer model and does
 // not link the SDKs itself (package writer/model/remote).
 const modelProgramName = "toolfind-model"
 
-// findModelProgram is the toolfind-model to run: --model-program, else
-// $TOOLFIND_MODEL_PROGRAM, else toolfind-model beside this executable,
-// else on PATH. Not found is a usage error saying how to install it.
-func findModelProgram(flag string) (string, error) {
-	for _, c := range []struct{ path, from string }{{flag, "--model-program"}, {os.Getenv("TOOLFIND_MODEL_PROGRAM"), "TOOLFIND_MODEL_PROGRAM"}} {
+var modelHelper = helper{modelProgramName, "--model-program", "TOOLFIND_MODEL_PROGRAM",
+	"--writer model runs the " + modelProgramName + " program (it holds the OpenAI and Anthropic SDKs)"}
+
+// findModelProgram is the toolfind-model to run (helper.find).
+func findModelProgram(flag string) (string, error) { return modelHelper.find(flag) }
+
+// find is the program to run: the flag's value, else the variable's, else
+// the program beside this executable, else on PATH. Not found is a usage
+// error saying how to install it.
+func (h helper) find(flag string) (string, error) {
+	for _, c := range []struct{ path, from string }{{flag, h.flag}, {os.Getenv(h.env), h.env}} {
 		if c.path == "" {
 			continue
 		}
@@ -27,18 +46,17 @@ func findModelProgram(flag string) (string, error) {
 		return c.path, nil
 	}
 	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), modelProgramName)
+		p := filepath.Join(filepath.Dir(exe), h.name)
 		if isProgram(p) == nil {
 			return p, nil
 		}
 	}
-	if p, err := exec.LookPath(modelProgramName); err == nil {
+	if p, err := exec.LookPath(h.name); err == nil {
 		return p, nil
 	}
-	return "", usageError("--writer model runs the %s program (it holds the OpenAI and Anthropic SDKs), "+
-		"found neither beside toolfind nor on PATH: install it with "+
-		"`go install github.com/toolfind/toolfind/cmd/toolfind-model@latest` (or `go install ./cmd/...` in a checkout), "+
-		"or give --model-program PATH or TOOLFIND_MODEL_PROGRAM", modelProgramName)
+	return "", usageError("%s, found neither beside toolfind nor on PATH: install it with "+
+		"`go install github.com/toolfind/toolfind/cmd/%s@latest` (or `go install ./cmd/...` in a checkout), "+
+		"or give %s PATH or %s", h.why, h.name, h.flag, h.env)
 }
 
 // isProgram says why path cannot be run, or nil.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
-	"github.com/toolfind/toolfind/corpus/live"
+	"github.com/toolfind/toolfind/corpus/live/snap"
 	"github.com/toolfind/toolfind/result"
 )
 
@@ -186,7 +186,12 @@ func liveResult(ctx context.Context, opts *resultOptions) (result.Input, string,
 			return result.Input{}, "", usageError("--args %q: want a JSON object", opts.args)
 		}
 	}
-	tc, err := live.Call(ctx, srcs[0], live.Options{Timeout: opts.global.source.timeout, ClientVersion: toolfind.Version}, opts.tool, args)
+	c, err := opts.global.source.client()
+	if err != nil {
+		return result.Input{}, "", err
+	}
+	defer c.Close()
+	tc, err := c.Call(ctx, srcs[0], opts.global.source.options(), opts.tool, args)
 	if err != nil {
 		return result.Input{}, "", liveError(err)
 	}
@@ -196,7 +201,7 @@ func liveResult(ctx context.Context, opts *resultOptions) (result.Input, string,
 		return result.Input{}, "", liveError(err)
 	}
 	in := result.Input{Result: r, Server: tc.Snapshot.Name, Tool: opts.tool}
-	cat, err := live.Merge(nil, []*live.Snapshot{tc.Snapshot})
+	cat, err := snap.Merge(nil, []*snap.Snapshot{tc.Snapshot})
 	if err == nil {
 		if def, err := definition(cat, tc.Snapshot.Name+"/"+opts.tool); err == nil {
 			in.Definition = def

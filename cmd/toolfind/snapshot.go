@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolfind/toolfind/corpus/live"
+	"github.com/toolfind/toolfind/corpus/live/snap"
 )
 
 func init() { commands = append(commands, command{"snapshot", newSnapshotCmd}) }
@@ -60,11 +60,11 @@ func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 		return err
 	}
 	// A file with two servers of one name could not be loaded again.
-	if _, err := live.Merge(nil, snaps); err != nil {
+	if _, err := snap.Merge(nil, snaps); err != nil {
 		return usageError("%v", err)
 	}
 	var buf bytes.Buffer
-	if err := live.WriteCatalog(&buf, snaps); err != nil {
+	if err := snap.WriteCatalog(&buf, snaps); err != nil {
 		return err
 	}
 	if out == nil {

@@ -10,7 +10,8 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
-	"github.com/toolfind/toolfind/corpus/live"
+	"github.com/toolfind/toolfind/corpus/live/remote"
+	"github.com/toolfind/toolfind/corpus/live/snap"
 )
 
 // sourceOptions say where tools come from besides --catalog files: live
@@ -20,6 +21,9 @@ type sourceOptions struct {
 	urls    []string
 	headers []string
 	timeout time.Duration
+	// program is --live-program: the toolfind-live that takes the
+	// snapshots (see findLiveProgram).
+	program string
 }
 
 func addSourceFlags(root *cobra.Command, s *sourceOptions) {
@@ -28,14 +32,15 @@ func addSourceFlags(root *cobra.Command, s *sourceOptions) {
 		"live MCP server over stdio: `'[NAME=]CMD ARGS'` (shell-style quotes, no expansion; the name defaults to the server's serverInfo.name); repeatable")
 	pf.StringArrayVar(&s.urls, "url", nil, "live MCP server over streamable HTTP: `[NAME=]URL`; repeatable")
 	pf.StringArrayVar(&s.headers, "header", nil, "HTTP header `KEY:VALUE` for every --url server (e.g. 'Authorization: Bearer …'); repeatable")
-	pf.DurationVar(&s.timeout, "timeout", live.DefaultTimeout, "time limit for each phase of a live server: start and handshake, then tools/list with all its pages")
+	pf.DurationVar(&s.timeout, "timeout", snap.DefaultTimeout, "time limit for each phase of a live server: start and handshake, then tools/list with all its pages")
+	pf.StringVar(&s.program, "live-program", "", "with --server or --url: the toolfind-live `PATH` that talks to the servers (default: $TOOLFIND_LIVE_PROGRAM, else toolfind-live beside toolfind, else on PATH)")
 }
 
 // live reports whether any live server was named.
 func (s *sourceOptions) live() bool { return len(s.servers)+len(s.urls) > 0 }
 
 // sources parses the live-server flags (usage errors, exit 2).
-func (s *sourceOptions) sources() ([]live.Source, error) {
+func (s *sourceOptions) sources() ([]snap.Source, error) {
 	if s.timeout <= 0 {
 		return nil, usageError("--timeout %s: must be more than 0", s.timeout)
 	}
@@ -44,22 +49,22 @@ func (s *sourceOptions) sources() ([]live.Source, error) {
 	}
 	header := http.Header{}
 	for _, h := range s.headers {
-		k, v, err := live.ParseHeader(h)
+		k, v, err := snap.ParseHeader(h)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
 		header.Add(k, v)
 	}
-	var srcs []live.Source
+	var srcs []snap.Source
 	for _, spec := range s.servers {
-		src, err := live.ParseServer(spec)
+		src, err := snap.ParseServer(spec)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
 		srcs = append(srcs, src)
 	}
 	for _, spec := range s.urls {
-		src, err := live.ParseURL(spec)
+		src, err := snap.ParseURL(spec)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -72,16 +77,36 @@ func (s *sourceOptions) sources() ([]live.Source, error) {
 // snapshots runs every live server named by the flags. A server that cannot
 // be reached or answers wrongly is exit code 3, its message naming the
 // phase (start, handshake, list, parse).
-func (s *sourceOptions) snapshots(ctx context.Context) ([]*live.Snapshot, error) {
+func (s *sourceOptions) snapshots(ctx context.Context) ([]*snap.Snapshot, error) {
 	srcs, err := s.sources()
 	if err != nil {
 		return nil, err
 	}
-	snaps, err := live.TakeAll(ctx, srcs, live.Options{Timeout: s.timeout, ClientVersion: toolfind.Version})
+	c, err := s.client()
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	snaps, err := c.TakeAll(ctx, srcs, s.options())
 	if err != nil {
 		return nil, liveError(err)
 	}
 	return snaps, nil
+}
+
+// client is the toolfind-live program that talks to the servers (it
+// starts at the first request); not finding it is a usage error.
+func (s *sourceOptions) client() (*remote.Client, error) {
+	program, err := findLiveProgram(s.program)
+	if err != nil {
+		return nil, err
+	}
+	return remote.New(remote.Config{Program: program})
+}
+
+// options are the live servers' options for toolfind-live.
+func (s *sourceOptions) options() remote.Options {
+	return remote.Options{Timeout: s.timeout, ClientVersion: toolfind.Version}
 }
 
 // load reads the catalog files and the live servers, merged and validated
@@ -118,7 +143,7 @@ func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress fu
 	if err != nil {
 		return nil, err
 	}
-	cat, err := live.Merge(base, snaps)
+	cat, err := snap.Merge(base, snaps)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("merging live servers: %w", err))
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
-	"github.com/toolfind/toolfind/corpus/live"
+	"github.com/toolfind/toolfind/corpus/live/snap"
 	"github.com/toolfind/toolfind/internal/outfile"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/suggest"
@@ -140,11 +140,11 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		if err != nil {
 			return err
 		}
-		if cat, err = live.Merge(nil, snaps); err != nil {
+		if cat, err = snap.Merge(nil, snaps); err != nil {
 			return badInput(fmt.Errorf("merging live servers: %w", err))
 		}
 		var b bytes.Buffer
-		if err := live.WriteCatalog(&b, snaps); err != nil {
+		if err := snap.WriteCatalog(&b, snaps); err != nil {
 			return err
 		}
 		doc, docName = b.Bytes(), "snapshot"

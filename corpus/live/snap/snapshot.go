@@ -48,7 +48,6 @@ type ToolCall struct {
 	Result json.RawMessage
 }
 
-
 // document is the server's catalog entry as compact JSON: nameKey is
 // "server" for a one-server catalog file and "name" inside "servers".
 // Member order: name, instructions (when sent), x_server_info (when sent),
@@ -153,4 +152,3 @@ func Merge(base *corpus.Catalog, snaps []*Snapshot) (*corpus.Catalog, error) {
 	cat.Revalidate()
 	return cat, nil
 }
-
