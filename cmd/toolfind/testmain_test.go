@@ -13,6 +13,7 @@ import (
 
 // TestMain lets this test binary serve as `toolfind mcp-stub`, the stub
 // MCP server that verify starts (it runs os.Executable() mcp-stub FILE),
+// as toolfind itself (with asToolfindEnv set),
 // and as `toolfind-live serve` (cmd/toolfind-live's work, corpus/live's
 // Serve), which TOOLFIND_LIVE_PROGRAM points the tests at unless it is
 // set already.
@@ -25,6 +26,9 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) == 2 && os.Args[1] == "serve" {
 		os.Exit(serveLive())
+	}
+	if os.Getenv(asToolfindEnv) == "1" {
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) // TestLiveServersDieWithToolfind
 	}
 	if os.Getenv(liveHelper.env) == "" {
 		exe, err := os.Executable()
