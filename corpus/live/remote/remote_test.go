@@ -335,7 +335,9 @@ func TestStartErrors(t *testing.T) {
 // ErrTimeout.
 type timeoutLike struct{}
 
-func (timeoutLike) Error() string        { return "no answer to initialize within 1s; the server is running but silent (timed out; see --timeout)" }
+func (timeoutLike) Error() string {
+	return "no answer to initialize within 1s; the server is running but silent (timed out; see --timeout)"
+}
 func (timeoutLike) Is(target error) bool { return target == snap.ErrTimeout }
 
 // rpcLike stands for the SDK's *jsonrpc.Error: a type the client does not
