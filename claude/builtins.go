@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/toolfind/toolfind/ojson"
 )
@@ -43,50 +43,106 @@ var deferredBuiltins = sync.OnceValue(mustLoadBuiltins)
 var coreTools = []string{"Agent", "Bash", "Edit", "ListAgents", "Read", "ReportFindings",
 	"ScheduleWakeup", "Skill", "ToolSearch", "Workflow", "Write"}
 
+// mustLoadBuiltins reads builtinsJSON twice with the streaming decoder (no
+// tree of values, no reflection): once to size, once to fill. The names
+// point into builtinsJSON; every token set is joined into one buffer of
+// the exact size. The data is ours, so anything unexpected is a build
+// error, reported by panic.
 func mustLoadBuiltins() []builtin {
-	// Read with ojson (no reflection): the data is ours, so anything
-	// unexpected is a build error, reported by panic.
-	doc, err := ojson.Parse(builtinsJSON)
-	tools, _ := doc.Get("tools")
-	if err != nil || tools.Kind != ojson.Object {
+	tools, size := 0, 0
+	err := walkBuiltins(func(string) { tools++ }, func(int) {}, func(_ bool, w string) { size += len(w) + 1 })
+	if err != nil {
 		panic(fmt.Sprintf("claude: embedded built-ins data is broken: %v", err))
 	}
-	words := func(t ojson.Value, key string) ([]string, error) {
-		v, ok := t.Get(key)
-		if !ok {
-			return nil, nil
+	out := make([]builtin, 0, tools)
+	buf := make([]byte, 0, size) // never grows: the strings below point into it
+	// The token array being read: its field and where its text starts.
+	var open *string
+	start := 0
+	closeSet := func() {
+		if open != nil && len(buf) > start {
+			*open = unsafe.String(&buf[start], len(buf)-start)
 		}
-		if v.Kind != ojson.Array {
-			return nil, fmt.Errorf("%s is not an array", key)
-		}
-		out := make([]string, 0, v.Len())
-		for _, w := range v.Array() {
-			if w.Kind != ojson.String {
-				return nil, fmt.Errorf("%s holds a %s", key, w.Kind)
-			}
-			out = append(out, w.Str())
-		}
-		return out, nil
+		open = nil
 	}
-	out := make([]builtin, 0, tools.Len())
-	for _, m := range tools.Members() {
-		chars, _ := m.Value.Get("description_chars")
-		n, ok := chars.Float()
-		desc, err1 := words(m.Value, "description_tokens")
-		hint, err2 := words(m.Value, "hint_tokens")
-		if !ok || err1 != nil || err2 != nil {
-			panic(fmt.Sprintf("claude: embedded built-ins data is broken at %s: %v", m.Key, errors.Join(err1, err2)))
+	walkBuiltins(func(name string) {
+		closeSet()
+		out = append(out, builtin{Name: name})
+	}, func(chars int) {
+		out[len(out)-1].DescChars = chars
+	}, func(hint bool, w string) {
+		b := &out[len(out)-1]
+		field := &b.Desc
+		if hint {
+			field, b.HasHint = &b.Hint, true
 		}
-		out = append(out, builtin{
-			Name:      m.Key,
-			DescChars: int(n),
-			Desc:      strings.Join(desc, " "),
-			Hint:      strings.Join(hint, " "),
-			HasHint:   len(hint) > 0,
-		})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		if open != field {
+			// The first token of a set: a set is one array, its tokens
+			// one after another.
+			closeSet()
+			open, start = field, len(buf)
+		} else {
+			buf = append(buf, ' ')
+		}
+		buf = append(buf, w...)
+	})
+	closeSet()
+	slices.SortFunc(out, func(a, b builtin) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// walkBuiltins reads builtinsJSON's "tools" object: tool is called with
+// each tool's name, then chars with its description_chars and token with
+// every token of its description_tokens (hint false) and hint_tokens (hint
+// true), in the file's order.
+func walkBuiltins(tool func(name string), chars func(int), token func(hint bool, w string)) error {
+	d := ojson.NewSharedDecoder(builtinsJSON)
+	found := false
+	err := d.Object(func(key string) error {
+		if key != "tools" {
+			return d.Skip()
+		}
+		found = true
+		return d.Object(func(name string) error {
+			tool(name)
+			seen := false
+			err := d.Object(func(key string) error {
+				switch key {
+				case "description_chars":
+					v, err := d.Value()
+					n, ok := v.Float()
+					if err == nil && !ok {
+						err = fmt.Errorf("%s: description_chars is a %s", name, v.Kind)
+					}
+					seen = true
+					chars(int(n))
+					return err
+				case "description_tokens", "hint_tokens":
+					hint := key == "hint_tokens"
+					return d.Array(func(int) error {
+						v, err := d.Value()
+						if err == nil && v.Kind != ojson.String {
+							err = fmt.Errorf("%s: %s holds a %s", name, key, v.Kind)
+						}
+						token(hint, v.Str())
+						return err
+					})
+				}
+				return d.Skip()
+			})
+			if err == nil && !seen {
+				err = fmt.Errorf("%s: no description_chars", name)
+			}
+			return err
+		})
+	})
+	if err == nil {
+		err = d.End()
+	}
+	if err == nil && !found {
+		err = errors.New(`no "tools" object`)
+	}
+	return err
 }
 
 // DeferredBuiltins names Claude Code's own deferred tools that the

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/toolfind/toolfind/corpus"
@@ -46,28 +47,44 @@ type entry struct {
 	hint          string
 	hasHint       bool
 
-	// What the model reads once the tool is loaded (spec §3): the token
-	// estimate (sized; it needs only the schema's length), and the schema
-	// as JSON.stringify prints it with the <function> line (lined), each
-	// computed on first use only (rendering every tool's schema up front
-	// cost more than a whole search; bench reads only the estimate).
-	sized      sync.Once
-	lined      sync.Once
+	descCut bool // the listed description was cut
+
+	// What the model reads once the tool is loaded (spec §3): the
+	// description, and in def, made on first use only, the token estimate
+	// and the rendered definition (rendering every tool's schema up front
+	// cost more than a whole search; bench reads only the estimate, and a
+	// rank only its hits').
 	loadedDesc string
-	schemaText string
-	lineText   string
-	tokenCount int
-	descCut    bool // the listed description was cut
+	def        atomic.Pointer[loadedDef]
+}
+
+// loadedDef is what an entry computes on first use: the token estimate
+// (sized; it needs only the schema's length), and the schema as
+// JSON.stringify prints it with the <function> line (lined).
+type loadedDef struct {
+	sized, lined         sync.Once
+	tokenCount           int
+	schemaText, lineText string
+}
+
+// loaded returns the entry's loadedDef, made on first use.
+func (e *entry) loaded() *loadedDef {
+	if d := e.def.Load(); d != nil {
+		return d
+	}
+	e.def.CompareAndSwap(nil, &loadedDef{}) // one of racing callers wins
+	return e.def.Load()
 }
 
 // size computes the token estimate once.
-func (e *entry) size() {
-	e.sized.Do(func() {
+func (e *entry) size() *loadedDef {
+	d := e.loaded()
+	d.sized.Do(func() {
 		if e.tool == nil {
 			// Built-in texts are Claude Code's own and not kept; the size
 			// estimate uses the description length only (spec §3 formula).
 			if e.bi != nil {
-				e.tokenCount = search.CeilDiv(2*e.bi.DescChars, 5)
+				d.tokenCount = search.CeilDiv(2*e.bi.DescChars, 5)
 			}
 			return
 		}
@@ -76,18 +93,21 @@ func (e *entry) size() {
 			schema = e.tool.InputSchema.JSLen()
 		}
 		// spec §3: ceil((UTF-8 bytes of schema JSON + description) / 2.5).
-		e.tokenCount = search.CeilDiv(2*(schema+len(e.loadedDesc)), 5)
+		d.tokenCount = search.CeilDiv(2*(schema+len(e.loadedDesc)), 5)
 	})
+	return d
 }
 
 // render renders the schema and the <function> line once.
-func (e *entry) render() {
-	e.lined.Do(func() {
+func (e *entry) render() *loadedDef {
+	d := e.loaded()
+	d.lined.Do(func() {
 		if e.tool != nil && e.tool.InputSchema.Kind != ojson.Invalid {
-			e.schemaText = e.tool.InputSchema.JS("")
+			d.schemaText = e.tool.InputSchema.JS("")
 		}
-		e.lineText = functionLine(e)
+		d.lineText = functionLine(e, d.schemaText)
 	})
+	return d
 }
 
 // fullName is spec §1's full: the parts joined with spaces. It is only
@@ -96,14 +116,14 @@ func (e *entry) render() {
 func (e *entry) fullName() string { return strings.Join(e.parts, " ") }
 
 // line is the tool's <function> line once loaded (spec §3).
-func (e *entry) line() string { e.render(); return e.lineText }
+func (e *entry) line() string { return e.render().lineText }
 
 // tokens is the token estimate of the loaded definition (spec §3).
-func (e *entry) tokens() int { e.size(); return e.tokenCount }
+func (e *entry) tokens() int { return e.size().tokenCount }
 
 // schemaJSON is the input schema as JSON.stringify prints it ("" when
 // absent).
-func (e *entry) schemaJSON() string { e.render(); return e.schemaText }
+func (e *entry) schemaJSON() string { return e.render().schemaText }
 
 // problem is one thing Claude Code does to a catalog's tool or server that
 // its author should know (turned into a corpus.Diagnostic by New).
@@ -179,7 +199,14 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 		ntools += len(s.Tools)
 	}
 	mcps = make([]*entry, 0, ntools)
-	seen := map[string]bool{} // tool names of one server
+	// The MCP tools' entries, cut from one slice: at most ntools, so it
+	// never grows and the pointers into it stay valid.
+	slab := make([]entry, 0, ntools)
+	most := 0
+	for _, s := range cat.Servers {
+		most = max(most, len(s.Tools))
+	}
+	seen := make(map[string]bool, most) // tool names of one server
 	for _, s := range cat.Servers {
 		if why, ok := unparsable[s]; ok {
 			problems = append(problems, problem{corpus.Error, CodeServerDropped, s, "", "tools",
@@ -221,7 +248,9 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 					fmt.Sprintf("the model sees it as %s (characters outside [A-Za-z0-9_-] become _)", wire)})
 			}
 			descLen := search.UTF16Len(t.Description)
-			e := newMCPEntry(s, &srv, t, wire, prof, descLen, listCap, loadCap, hintCap)
+			slab = slab[:len(slab)+1]
+			e := &slab[len(slab)-1]
+			newMCPEntry(e, s, &srv, t, wire, prof, descLen, listCap, loadCap, hintCap)
 			if e.descCut {
 				problems = append(problems, problem{corpus.Warning, CodeDescriptionCut, s, t.Name, "description",
 					fmt.Sprintf("description has %d characters; Claude Code lists only the first %d and searches only those", descLen, listCap)})
@@ -277,11 +306,11 @@ type serverNames struct {
 	parts       []string
 }
 
-// newMCPEntry makes a tool's entry; descLen is the UTF-16 length of its
-// description.
-func newMCPEntry(s *corpus.Server, srv *serverNames, t *corpus.Tool, wire string, prof Profile, descLen, listCap, loadCap, hintCap int) *entry {
-	e := &entry{name: wire, lower: jsLower(wire), id: t.ID(), tool: t, srv: s, mcp: true,
-		bareRaw: t.Name, bareSan: sanitize(t.Name)}
+// newMCPEntry makes a tool's entry in e, a zero entry; descLen is the
+// UTF-16 length of its description.
+func newMCPEntry(e *entry, s *corpus.Server, srv *serverNames, t *corpus.Tool, wire string, prof Profile, descLen, listCap, loadCap, hintCap int) {
+	e.name, e.lower, e.id, e.tool, e.srv, e.mcp = wire, jsLower(wire), t.ID(), t, s, true
+	e.bareRaw, e.bareSan = t.Name, sanitize(t.Name)
 	if v, ok := t.MetaBool("anthropic/alwaysLoad"); !ok || !v {
 		e.deferred = true // spec §2: only === true loads it up front
 	}
@@ -308,7 +337,6 @@ func newMCPEntry(s *corpus.Server, srv *serverNames, t *corpus.Tool, wire string
 		e.hint, e.hasHint = normalizeHint(h, hintCap)
 	}
 	e.loadedDesc, _ = capTextLen(t.Description, descLen, loadCap)
-	return e
 }
 
 // lowerDescriptions lowercases the listed descriptions (spec §1: the
@@ -339,8 +367,15 @@ func lowerDescriptions(es []*entry) {
 	}
 }
 
-// sortEntries sorts by localeCompare of the name, stably (spec §1).
+// sortEntries sorts by localeCompare of the name, stably (spec §1). Names
+// of [A-Za-z0-9_.-] (every wire name is sanitised to [A-Za-z0-9_-], and
+// so are the built-ins') are compared in place by ASCIILocaleCompare,
+// with no collation keys to allocate.
 func sortEntries(es []*entry) {
+	if !slices.ContainsFunc(es, func(e *entry) bool { return !search.ASCIICollatable(e.name) }) {
+		slices.SortStableFunc(es, func(a, b *entry) int { return search.ASCIILocaleCompare(a.name, b.name) })
+		return
+	}
 	names := make([]string, len(es))
 	for i, e := range es {
 		names[i] = e.name

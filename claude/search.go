@@ -683,12 +683,13 @@ func (s *Simulator) render(hits []*entry) (string, int) {
 	return b.String(), tokens
 }
 
-// functionLine renders one loaded definition.
-func functionLine(e *entry) string {
+// functionLine renders one loaded definition, its input schema rendered
+// as schema.
+func functionLine(e *entry, schema string) string {
 	if e.tool == nil {
 		return fmt.Sprintf(`<function>{"name": %s} (Claude Code's own definition, not reproduced)</function>`, ojson.JSString(e.name))
 	}
-	params := e.schemaText
+	params := schema
 	if params == "" {
 		params = "{}"
 	}

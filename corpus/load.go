@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -95,12 +96,16 @@ func LoadFS(fsys fs.FS, names ...string) (*Catalog, error) {
 func loadFiles(read func(string) ([]byte, error), files []string, total int64, progress func(done, total int64)) (*Catalog, error) {
 	cat := &Catalog{}
 	var done int64
+	// One decoder and one tool slab serve every file: the values of all
+	// the files are cut from the same slabs, so only the last file leaves
+	// the end of a slab unused, not each.
+	var shared parser
 	for _, f := range files {
 		data, err := read(f)
 		if err != nil {
 			return nil, &LoadError{File: f, Err: unwrapPathError(err)}
 		}
-		p := &parser{file: f, data: data}
+		p := &parser{file: f, data: data, dec: shared.dec, slab: shared.slab, scratch: shared.scratch}
 		if progress != nil {
 			base := done
 			p.progress = func(off int) { progress(base+int64(off), total) }
@@ -109,6 +114,7 @@ func loadFiles(read func(string) ([]byte, error), files []string, total int64, p
 		if err != nil {
 			return nil, err
 		}
+		shared = *p
 		done += int64(len(data))
 		if progress != nil {
 			progress(done, total)
@@ -196,6 +202,7 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 type span struct {
 	data []byte
 	kind ojson.Kind
+	str  string // the decoded string, when kind is String
 }
 
 // present reports whether the member was given and not null (null reads
@@ -239,6 +246,11 @@ type parser struct {
 	progress func(off int) // called every progressEvery tools with a file offset; may be nil
 	tools    int
 	slab     []Tool // Tool structs are cut from here, several per allocation
+	// dec, when set, is reset to read data (a decoder of earlier files,
+	// whose slabs this file's values share); scratch gathers a tools
+	// array's tools before they are copied into a slice of the exact size.
+	dec     *ojson.Decoder
+	scratch []*Tool
 }
 
 // progressEvery is how many tools pass between progress reports.
@@ -266,7 +278,13 @@ func parseOwned(file string, data []byte) ([]*Server, []Diagnostic, error) {
 func (p *parser) parse() ([]*Server, []Diagnostic, error) {
 	p.data = bytes.TrimPrefix(p.data, utf8BOM)
 	file, data := p.file, p.data
-	d := ojson.NewSharedDecoder(data)
+	d := p.dec
+	if d == nil {
+		d = ojson.NewSharedDecoder(data)
+		p.dec = d
+	} else {
+		d.Reset(data)
+	}
 	kind := d.Peek()
 	if kind != ojson.Object && kind != ojson.Null {
 		// Syntax errors anywhere come first, then the type.
@@ -368,6 +386,7 @@ func (p *parser) fields(d *ojson.Decoder, top bool) (catalogFields, error) {
 		kind := d.Peek()
 		start := d.Start()
 		var err error
+		var str string
 		switch {
 		case key == "tools":
 			f.list = nil
@@ -383,13 +402,19 @@ func (p *parser) fields(d *ojson.Decoder, top bool) (catalogFields, error) {
 			} else {
 				err = d.Skip()
 			}
+		case kind == ojson.String:
+			// Decoded now, with this decoder: the string is read later
+			// only if it is a field the catalog's shape uses.
+			var v ojson.Value
+			v, err = d.Value()
+			str = v.Str()
 		default:
 			err = d.Skip()
 		}
 		if err != nil {
 			return err
 		}
-		*dst = span{data: d.Data()[start:d.Offset()], kind: kind}
+		*dst = span{data: d.Data()[start:d.Offset()], kind: kind, str: str}
 		return nil
 	})
 	return f, p.syntax(err)
@@ -438,11 +463,7 @@ func (p *parser) stringField(field string, s span, required bool) (string, error
 	if s.kind != ojson.String {
 		return "", &LoadError{File: p.file, Field: field, Err: errors.New("must be a string")}
 	}
-	v, err := ojson.NewSharedDecoder(s.data).Value()
-	if err != nil {
-		return "", p.syntax(err)
-	}
-	return v.Str(), nil
+	return s.str, nil
 }
 
 // server makes the server of a catalog object or servers[] entry (field
@@ -476,6 +497,7 @@ func (p *parser) server(field, name string, f catalogFields) (*Server, []Diagnos
 // toolList decodes a tools array (its server not yet known).
 func (p *parser) toolList(d *ojson.Decoder) (*toolList, error) {
 	l := &toolList{}
+	base := len(p.scratch) // a servers[] entry's tools inside another's: never, but safe
 	err := d.Array(func(i int) error {
 		if p.tools++; p.progress != nil && p.tools%progressEvery == 0 {
 			p.progress(d.Start())
@@ -486,11 +508,16 @@ func (p *parser) toolList(d *ojson.Decoder) (*toolList, error) {
 		}
 		l.diags = append(l.diags, dg...)
 		if t != nil {
-			t.Index = len(l.tools)
-			l.tools = append(l.tools, t)
+			t.Index = len(p.scratch) - base
+			p.scratch = append(p.scratch, t)
 		}
 		return nil
 	})
+	if n := len(p.scratch) - base; n > 0 {
+		l.tools = append(make([]*Tool, 0, n), p.scratch[base:]...)
+	}
+	clear(p.scratch[base:])
+	p.scratch = p.scratch[:base]
 	return l, err
 }
 
@@ -498,7 +525,8 @@ func (p *parser) toolList(d *ojson.Decoder) (*toolList, error) {
 // number of bytes left in the file (a tool takes at least 12: {"name":""}).
 func (p *parser) newTool(more int) *Tool {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]Tool, 0, min(32, 1+more/12))
+		// Grow rounds the capacity up to the allocator's size class.
+		p.slab = slices.Grow([]Tool(nil), min(32, 1+more/12))
 	}
 	p.slab = p.slab[:len(p.slab)+1]
 	return &p.slab[len(p.slab)-1]

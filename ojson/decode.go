@@ -2,6 +2,7 @@ package ojson
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -40,6 +41,12 @@ type Decoder struct {
 	valueSlab  []Value
 	textSlab   []byte
 	scratch    []byte
+	// before is the length of the inputs read before this one (Reset);
+	// carved counts the members, elements and unescaped bytes cut from
+	// the slabs so far, all inputs together: their density in the input
+	// read so far sizes the next slab (more).
+	before int
+	carved struct{ members, values, text int }
 }
 
 // NewDecoder returns a decoder over data. Decoded strings are copies.
@@ -50,6 +57,20 @@ func NewDecoder(data []byte) *Decoder { return &Decoder{data: data} }
 // promises never to modify data afterwards (a file read for this purpose
 // only); this saves most of the allocations of a large catalog.
 func NewSharedDecoder(data []byte) *Decoder { return &Decoder{data: data, share: true} }
+
+// Reset makes d read data from its start, as a new decoder (shared or not,
+// as d was made) would, except that the values decoded from data are cut
+// from the slabs that earlier inputs began: a program that keeps many
+// documents (a catalog of many files) wastes only the unused end of the
+// last slab instead of one per document, and the scratch space is reused.
+// Values decoded before stay valid.
+func (d *Decoder) Reset(data []byte) {
+	d.before += d.pos
+	d.data, d.pos, d.depth = data, 0, 0
+	clear(d.members)
+	clear(d.values)
+	d.members, d.values = d.members[:0], d.values[:0]
+}
 
 // Offset is the position of the next unread byte.
 func (d *Decoder) Offset() int { return d.pos }
@@ -301,7 +322,9 @@ func (d *Decoder) ObjectValue(seen func(key string, raw []byte)) (Value, error) 
 		return err
 	})
 	// Every further member takes at least 4 bytes ("":0,).
-	ms := pop(&d.members, carve(&d.memberSlab, len(d.members)-base, (len(d.data)-d.pos)/4), base)
+	n := len(d.members) - base
+	ms := pop(&d.members, carve(&d.memberSlab, n, d.more(d.carved.members, 4)), base)
+	d.carved.members += n
 	if err != nil {
 		return Value{}, err
 	}
@@ -316,7 +339,9 @@ func (d *Decoder) array() (Value, error) {
 		return err
 	})
 	// Every further element takes at least 2 bytes (0,).
-	vs := pop(&d.values, carve(&d.valueSlab, len(d.values)-base, (len(d.data)-d.pos)/2), base)
+	n := len(d.values) - base
+	vs := pop(&d.values, carve(&d.valueSlab, n, d.more(d.carved.values, 2)), base)
+	d.carved.values += n
 	if err != nil {
 		return Value{}, err
 	}
@@ -331,6 +356,22 @@ func pop[T any](stack *[]T, items []T, base int) []T {
 	clear(s[base:])
 	*stack = s[:base]
 	return items
+}
+
+// more estimates how many more items of a kind the rest of the input
+// holds, from carved, how many the input read so far (earlier inputs
+// included) held: the same density, plus a quarter and a few for the
+// estimate's error, and never more than the rest could hold at minSize
+// bytes per item. A slab sized by it is rarely left much unused.
+func (d *Decoder) more(carved, minSize int) int {
+	rest := len(d.data) - d.pos
+	bound := rest / minSize
+	read := d.before + d.pos
+	if read <= 0 {
+		return bound
+	}
+	est := int(int64(rest) * int64(carved) / int64(read))
+	return min(est+est/4+8, bound)
 }
 
 // Slab sizes in bytes: a decoder's first slab is small (most documents
@@ -361,7 +402,9 @@ func carve[T any](slab *[]T, n, more int) []T {
 		if n > size/2 {
 			return make([]T, n) // a large one on its own
 		}
-		s = make([]T, 0, size)
+		// Grow (append) rounds the capacity up to the allocator's size
+		// class: the bytes it would round up to anyway are used.
+		s = slices.Grow([]T(nil), size)
 	}
 	items := s[len(s) : len(s)+n : len(s)+n]
 	*slab = s[:len(s)+n]
@@ -528,7 +571,8 @@ func (d *Decoder) unquote(s []byte) string {
 	if len(d.scratch) == 0 {
 		return ""
 	}
-	b := carve(&d.textSlab, len(d.scratch), len(d.data)-d.pos)
+	b := carve(&d.textSlab, len(d.scratch), d.more(d.carved.text, 1))
+	d.carved.text += len(b)
 	copy(b, d.scratch)
 	return unsafe.String(&b[0], len(b))
 }
