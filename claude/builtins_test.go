@@ -47,7 +47,7 @@ func TestSortEntries(t *testing.T) {
 	} {
 		es := make([]*entry, len(names))
 		for i, n := range names {
-			es[i] = &entry{name: n, bareRaw: string(rune('a' + i))} // bareRaw tells equal names apart
+			es[i] = &entry{name: n, desc: string(rune('a' + i))} // desc tells equal names apart
 		}
 		sortEntries(es)
 		want := append([]string(nil), names...)
@@ -55,7 +55,7 @@ func TestSortEntries(t *testing.T) {
 		var got []string
 		for i, e := range es {
 			got = append(got, e.name)
-			if i > 0 && e.name == es[i-1].name && e.bareRaw < es[i-1].bareRaw {
+			if i > 0 && e.name == es[i-1].name && e.desc < es[i-1].desc {
 				t.Errorf("%q: equal names out of their order", e.name)
 			}
 		}

@@ -36,18 +36,16 @@ type entry struct {
 	mcp   bool
 	// deferred: in the search pool (not always-loaded, not a core tool).
 	deferred bool
-	// bareRaw and bareSan are the MCP tool name as published and
-	// sanitised, for select: (spec §1).
-	bareRaw, bareSan string
+	hasHint  bool
+	descCut  bool // the listed description was cut
+	// bareAt is where the sanitised tool name starts in name (see bare).
+	bareAt uint32
 
 	// Search fields (spec §1), all lowercase; full (the parts joined with
 	// spaces) is derived on demand by fullName.
 	parts, coarse []string
 	desc          string // listed description (or built-in token text)
 	hint          string
-	hasHint       bool
-
-	descCut bool // the listed description was cut
 
 	// What the model reads once the tool is loaded (spec §3): the
 	// description, and in def, made on first use only, the token estimate
@@ -108,6 +106,12 @@ func (e *entry) render() *loadedDef {
 		d.lineText = functionLine(e, d.schemaText)
 	})
 	return d
+}
+
+// bare reports whether q is the MCP tool's bare name, as published or
+// sanitised, for select: (spec §1); never for a built-in.
+func (e *entry) bare(q string) bool {
+	return e.tool != nil && (e.tool.Name == q || e.name[e.bareAt:] == q)
 }
 
 // fullName is spec §1's full: the parts joined with spaces. It is only
@@ -310,7 +314,7 @@ type serverNames struct {
 // UTF-16 length of its description.
 func newMCPEntry(e *entry, s *corpus.Server, srv *serverNames, t *corpus.Tool, wire string, prof Profile, descLen, listCap, loadCap, hintCap int) {
 	e.name, e.lower, e.id, e.tool, e.srv, e.mcp = wire, jsLower(wire), t.ID(), t, s, true
-	e.bareRaw, e.bareSan = t.Name, sanitize(t.Name)
+	e.bareAt = uint32(len(wire) - len(sanitize(t.Name))) // wire ends with it
 	if v, ok := t.MetaBool("anthropic/alwaysLoad"); !ok || !v {
 		e.deferred = true // spec §2: only === true loads it up front
 	}

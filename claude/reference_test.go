@@ -58,7 +58,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 			}
 			if s.prof.Coarse {
 				for _, e := range s.pool {
-					if e.mcp && (e.bareRaw == n || e.bareSan == n) {
+					if e.mcp && (e.tool.Name == n || sanitize(e.tool.Name) == n) {
 						add(e.name)
 					}
 				}

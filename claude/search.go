@@ -266,7 +266,7 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 // or sanitised) is exactly q, if any.
 func (s *Simulator) alreadyLoaded(q string) *entry {
 	for _, e := range s.pool {
-		if e.mcp && !e.deferred && (e.bareRaw == q || e.bareSan == q) {
+		if e.mcp && !e.deferred && e.bare(q) {
 			return e
 		}
 	}
@@ -320,7 +320,7 @@ func (s *Simulator) selectTools(names []string) ([]*entry, [][]string) {
 			continue
 		}
 		for _, e := range s.pool {
-			if e.mcp && (e.bareRaw == n || e.bareSan == n) {
+			if e.mcp && e.bare(n) {
 				add(e, fmt.Sprintf("select: %q is its tool name", n))
 			}
 		}

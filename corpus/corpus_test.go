@@ -502,7 +502,7 @@ func TestFindSuspiciousFastPath(t *testing.T) {
 	for _, s := range []string{"", "Please IGNORE Previous Instructions.", "a <SYSTEM> tag", "Don't Tell The User",
 		"harmless text", "ignore previous", "disregard ALL", "x\u200by", "Ignore previous instructions\u00e9", "system promp",
 		"the SYSTEM PROMPT and <important>", "<important> then the System Prompt", "DO NOT TELL THE USER", "</System>", "s",
-		"\u212aelvin sign: <system>", "dIsReGaRd aLl"} {
+		"\u212aelvin sign: <system>", "dIsReGaRd aLl", "\xffIGNORE PREVIOUS instructions", "\u0130gnore previous instructions", "\xe2\x80<SYSTEM>\u200b"} {
 		if got, want := findSuspicious(s, &buf), slow(s); got != want {
 			t.Errorf("findSuspicious(%q) = %q, want %q", s, got, want)
 		}

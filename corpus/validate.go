@@ -3,8 +3,8 @@ package corpus
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -136,31 +136,19 @@ var suspicious = []string{
 // diagnostics in catalog order. It never panics on any parsed input.
 func Validate(c *Catalog) []Diagnostic {
 	var out []Diagnostic
-	var buf []byte // findSuspicious's scratch space
-	// owners: a tool name -> the first and the last server (index) with
-	// it; shared: a name of several servers -> their names, in order.
-	type owner struct{ first, last int }
-	owners := make(map[string]owner, c.Len())
-	shared := map[string][]string{}
-	for si, s := range c.Servers {
+	names := sortToolNames(c)
+	buf := make([]byte, 0, names.longest) // findSuspicious's scratch space
+	i := 0                                // the tool's position in catalog order
+	for _, s := range c.Servers {
 		for _, t := range s.Tools {
 			d := func(sev Severity, code, field, format string, args ...any) {
 				out = append(out, Diagnostic{Severity: sev, Code: code, File: s.Source, Server: s.Name, Tool: t.Name,
 					Field: field, Message: fmt.Sprintf(format, args...)})
 			}
-			o, ok := owners[t.Name]
-			if ok && o.last == si {
+			i++
+			if names.dup[i-1] {
 				d(Warning, CodeDuplicateTool, "name", "tool name repeated in this server; clients keep the first definition (OpenCode keeps the last)")
 				continue
-			}
-			if !ok {
-				owners[t.Name] = owner{si, si}
-			} else {
-				if shared[t.Name] == nil {
-					shared[t.Name] = []string{c.Servers[o.first].Name}
-				}
-				shared[t.Name] = append(shared[t.Name], s.Name)
-				owners[t.Name] = owner{o.first, si}
 			}
 			if !validMCPToolName(t.Name) {
 				d(Warning, CodeNameInvalid, "name", "name %q breaks the MCP naming rule (1-128 characters of A-Za-z0-9_-.); clients rewrite the other characters", clip(t.Name, 60))
@@ -180,19 +168,75 @@ func Validate(c *Catalog) []Diagnostic {
 			out = append(out, validateSchema(s, t)...)
 		}
 	}
-	names := make([]string, 0, len(shared))
-	for n := range shared {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		servers := shared[n]
-		for _, srv := range servers[1:] {
-			out = append(out, Diagnostic{Severity: Info, Code: CodeSharedToolName, File: c.Server(srv).Source, Server: srv, Tool: n,
-				Field: "name", Message: fmt.Sprintf("tool name also used by server %q; a bare name cannot tell them apart", servers[0])})
+	// A name of several servers: once per server after the first, names
+	// in sorted order.
+	for _, g := range names.shared {
+		first := ""
+		for _, k := range names.order[g.start:g.end] {
+			if names.dup[k] {
+				continue
+			}
+			srv := c.Servers[names.server[k]].Name
+			if first == "" {
+				first = srv
+				continue
+			}
+			out = append(out, Diagnostic{Severity: Info, Code: CodeSharedToolName, File: c.Server(srv).Source, Server: srv, Tool: g.name,
+				Field: "name", Message: fmt.Sprintf("tool name also used by server %q; a bare name cannot tell them apart", first)})
 		}
 	}
 	return out
+}
+
+// toolNames are a catalog's tools (by position in catalog order) sorted
+// by name: a name repeated within a server (dup, after its first) and a
+// name of several servers (shared) are tools next to each other, found
+// without a map of every name.
+type toolNames struct {
+	order   []int32 // positions, by name, then catalog order
+	server  []int32 // position -> server index
+	dup     []bool  // position -> the name was already used in its server
+	shared  []nameGroup
+	longest int // bytes of the longest description
+}
+
+// nameGroup is order[start:end], the tools of one name.
+type nameGroup struct {
+	name       string
+	start, end int
+}
+
+func sortToolNames(c *Catalog) toolNames {
+	n := c.Len()
+	tn := toolNames{order: make([]int32, n), server: make([]int32, 0, n), dup: make([]bool, n)}
+	tools := make([]*Tool, 0, n)
+	for si, s := range c.Servers {
+		for _, t := range s.Tools {
+			tn.order[len(tools)] = int32(len(tools))
+			tools = append(tools, t)
+			tn.server = append(tn.server, int32(si))
+			tn.longest = max(tn.longest, len(t.Description))
+		}
+	}
+	slices.SortStableFunc(tn.order, func(a, b int32) int { return strings.Compare(tools[a].Name, tools[b].Name) })
+	for start := 0; start < n; {
+		name := tools[tn.order[start]].Name
+		end, servers := start+1, 1
+		for ; end < n && tools[tn.order[end]].Name == name; end++ {
+			// Servers are in catalog order and a server's tools together:
+			// a tool in its predecessor's server repeats the name there.
+			if tn.server[tn.order[end]] == tn.server[tn.order[end-1]] {
+				tn.dup[tn.order[end]] = true
+			} else {
+				servers++
+			}
+		}
+		if servers > 1 {
+			tn.shared = append(tn.shared, nameGroup{name, start, end})
+		}
+		start = end
+	}
+	return tn
 }
 
 func validateSchema(s *Server, t *Tool) []Diagnostic {
@@ -273,7 +317,14 @@ func findSuspicious(s string, buf *[]byte) string {
 		}
 		return ""
 	}
-	low := strings.ToLower(s)
+	// strings.ToLower, rune by rune into buf (an invalid byte becomes
+	// U+FFFD there too).
+	b := (*buf)[:0]
+	for _, r := range s {
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	*buf = b
+	low := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written while low is used
 	for _, p := range suspicious {
 		if strings.Contains(low, p) {
 			return p
