@@ -2,11 +2,14 @@ package corpus
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/toolfind/toolfind/internal/gencat"
 	"github.com/toolfind/toolfind/ojson"
@@ -134,4 +137,63 @@ func FuzzParseMatchesReference(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameParse(t, "f.json", data)
 	})
+}
+
+// TestLoadMatchesReference: Load reads a folder's files with one decoder
+// and one tool slab (the values of every file cut from shared slabs); once
+// all are loaded, each file's servers and diagnostics are still what the
+// reference parser gives for that file alone. The files are the parse
+// cases that load (their server names distinct), a gencat catalog and the
+// shared catalogs when present.
+func TestLoadMatchesReference(t *testing.T) {
+	dir := t.TempDir()
+	var files [][]byte
+	names := map[string]bool{}
+	add := func(data []byte) {
+		name := filepath.Join(dir, fmt.Sprintf("f%03d.json", len(files)))
+		servers, _, err := refParseCatalog(name, data)
+		if err != nil {
+			return
+		}
+		for _, s := range servers {
+			if names[s.Name] {
+				return
+			}
+		}
+		for _, s := range servers {
+			names[s.Name] = true
+		}
+		require.NoError(t, os.WriteFile(name, data, 0o644))
+		files = append(files, data)
+	}
+	for _, c := range parseCases {
+		add([]byte(c))
+	}
+	var buf bytes.Buffer
+	require.NoError(t, gencat.Write(&buf, 300, 3))
+	add(buf.Bytes())
+	shared := filepath.Join("..", "..", "shared", "catalogs")
+	if _, err := os.Stat(shared); err != nil {
+		shared = filepath.Join("..", "shared", "catalogs")
+	}
+	sharedFiles, _ := filepath.Glob(filepath.Join(shared, "*.json"))
+	for _, f := range sharedFiles {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		add(data)
+	}
+	require.Greater(t, len(files), 10)
+	for _, mapped := range []bool{false, true} {
+		cat, err := LoadWith(LoadOptions{MapFiles: mapped}, dir)
+		require.NoError(t, err)
+		var want []*Server
+		var wantDiags []Diagnostic
+		for i, data := range files {
+			s, d, err := refParseCatalog(filepath.Join(dir, fmt.Sprintf("f%03d.json", i)), data)
+			require.NoError(t, err)
+			want, wantDiags = append(want, s...), append(wantDiags, d...)
+		}
+		require.True(t, sameServers(cat.Servers, want), "servers differ from the reference's (mapped %v)", mapped)
+		require.Equal(t, wantDiags, cat.parsed)
+	}
 }

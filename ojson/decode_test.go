@@ -214,3 +214,56 @@ func TestSlabsDoNotAlias(t *testing.T) {
 		t.Errorf("empty array %#v", e)
 	}
 }
+
+// TestResetKeepsEarlierValues: values decoded from several inputs through
+// Reset share slabs, and each stays what a decoder of its own input alone
+// gives; a Reset in the middle of a value starts the new input cleanly.
+func TestResetKeepsEarlierValues(t *testing.T) {
+	docs := []string{
+		`{"a":[1,2,{"b":"\u00e9\n"}],"c":{}}`,
+		`[{"x":"y"},[true,null],"\"q\""]`,
+		`{"deep":{"er":{"est":[["\t"]]}}}`,
+		`"plain"`,
+		`{"k":[` + strings.Repeat(`{"n":[1,"two",{"3":4}]},`, 200) + `0]}`,
+	}
+	for _, share := range []bool{false, true} {
+		d := NewDecoder(nil)
+		if share {
+			d = NewSharedDecoder(nil)
+		}
+		var got []Value
+		for i, doc := range docs {
+			d.Reset([]byte(doc))
+			if d.Offset() != 0 {
+				t.Fatalf("offset %d after Reset", d.Offset())
+			}
+			v, err := d.Value()
+			if err != nil {
+				t.Fatalf("doc %d: %v", i, err)
+			}
+			if err := d.End(); err != nil {
+				t.Fatalf("doc %d: %v", i, err)
+			}
+			got = append(got, v)
+		}
+		// An input left in the middle of an object.
+		d.Reset([]byte(`{"open":[1,`))
+		if _, err := d.Value(); err == nil {
+			t.Fatal("no error for a cut input")
+		}
+		d.Reset([]byte(`{"after":[3]}`))
+		after, err := d.Value()
+		if err != nil || after.JS("") != `{"after":[3]}` {
+			t.Fatalf("after a failed input: %s, %v", after.JS(""), err)
+		}
+		for i, doc := range docs {
+			want, err := Parse([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !Equal(got[i], want) {
+				t.Errorf("shared %v: doc %d is %s once all are decoded, want %s", share, i, got[i].JS(""), want.JS(""))
+			}
+		}
+	}
+}

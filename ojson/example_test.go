@@ -70,3 +70,26 @@ func ExampleObjectOf() {
 	// 1.50
 	// true
 }
+
+// A program that keeps the values of many documents (a catalog of many
+// files) reads them with one decoder: Reset starts the next document, and
+// its values are cut from the same slabs as the earlier ones, which stay
+// valid.
+func ExampleDecoder_Reset() {
+	d := ojson.NewDecoder(nil)
+	var docs []ojson.Value
+	for _, data := range []string{`{"name":"a","n":[1,2]}`, `{"name":"b","n":[3]}`} {
+		d.Reset([]byte(data))
+		v, err := d.Value()
+		if err != nil {
+			panic(err)
+		}
+		docs = append(docs, v)
+	}
+	for _, v := range docs {
+		fmt.Println(v.Lookup("name").Str(), v.Lookup("n").JS(""))
+	}
+	// Output:
+	// a [1,2]
+	// b [3]
+}
