@@ -164,9 +164,12 @@
 //
 // # Performance
 //
-// New builds the pool only: names, parts, lowercased descriptions (the
-// ASCII ones into one buffer) and the collation order; the name maps and
-// the search index are built on first need. The first keyword query scans
+// New builds the pool only: names, parts, the descriptions to search (an
+// ASCII one kept in its own case and matched through ASCII case folding,
+// no lowercase copy; the others lowercased) and the collation order
+// (compared in place, the names being ASCII), the MCP tools' entries in
+// one slice; the name maps, the search index and a tool's rendered
+// definition are built on first need. The first keyword query scans
 // the tools (what a single `rank` needs); later queries use the index,
 // built once: the parts and coarse parts of all deferred tools are
 // concatenated into one text per field under a suffix array, so a term's

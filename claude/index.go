@@ -4,7 +4,9 @@ import (
 	"index/suffixarray"
 	"strings"
 	"sync"
+	"unsafe"
 
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -89,21 +91,34 @@ func (st *spanText) mark(term string, flags []uint8, sub, eq uint8) {
 // A term of word characters only matches where it is a whole maximal run
 // of word characters: one lookup. A term with other characters (rare: a
 // query is split on white space, so only terms like "pull-request",
-// "<name>" or "v1.2") is checked with search.ContainsWord on the texts that
-// hold its rarest word run, which every match holds as a maximal run too
-// (the characters around a run inside the term are not word characters,
-// and a run at the term's edge is bounded by the \b there); a term with
-// no word character is checked on every text.
+// "<name>" or "v1.2") is checked with search.ContainsWord (contains) on
+// the texts that hold its rarest word run, which every match holds as a
+// maximal run too (the characters around a run inside the term are not
+// word characters, and a run at the term's edge is bounded by the \b
+// there); a term with no word character is checked on every text.
 type wordText struct {
-	words map[string]int32 // word run → its entry in offsets
+	words map[string]int32 // word run (lowercase) → its entry in offsets
 	// owners[offsets[w]:offsets[w+1]] are word w's owners, ascending.
 	offsets []int32
 	owners  []int32
 	texts   []string
 	has     []bool // texts[i] is present
+	// fold[i]: texts[i] is ASCII in its own case and stands for its
+	// lowercase (entry.descFold); nil when no text is.
+	fold []bool
 }
 
-func newWordText(n int, text func(i int) (string, bool)) *wordText {
+// contains reports whether \bterm\b matches text o, lowercased.
+func (wt *wordText) contains(o int, term string) bool {
+	if wt.fold != nil && wt.fold[o] {
+		return containsWordFold(wt.texts[o], term)
+	}
+	return search.ContainsWord(wt.texts[o], term)
+}
+
+// newWordText indexes the texts text gives (ok false: text i is absent;
+// fold true: it is ASCII and stands for its lowercase, see wordText.fold).
+func newWordText(n int, text func(i int) (s string, ok, fold bool)) *wordText {
 	wt := &wordText{texts: make([]string, n), has: make([]bool, n)}
 	// Pass 1: number the distinct words, count each word's owners and
 	// remember every text's words in order (runs); pass 2 lays the owner
@@ -112,17 +127,43 @@ func newWordText(n int, text func(i int) (string, bool)) *wordText {
 	ends := make([]int32, n) // runs[ends[i-1]:ends[i]] are text i's
 	total := 0
 	for i := 0; i < n; i++ {
-		if s, ok := text(i); ok {
+		if s, ok, fold := text(i); ok {
 			wt.texts[i], wt.has[i] = s, true
 			total += len(s)
+			if fold {
+				if wt.fold == nil {
+					wt.fold = make([]bool, n)
+				}
+				wt.fold[i] = true
+			}
 		}
 	}
 	wt.words = make(map[string]int32, total/16)
 	runs = make([]int32, 0, total/6)
+	// The lowercase copies of words with an uppercase letter (in a folded
+	// text) are cut from keys, a few words per allocation.
+	var lower, keys []byte
 	for i, s := range wt.texts {
 		owner := int32(i)
+		fold := wt.fold != nil && wt.fold[i]
 		wordRuns(s, func(w string) {
-			id, ok := wt.words[w]
+			var id int32
+			var ok bool
+			if fold && hasUpperASCII(w) {
+				// Looked up without a copy; a new word's key is cut
+				// from keys.
+				lower = ascii.AppendLower(lower[:0], w)
+				if id, ok = wt.words[string(lower)]; !ok {
+					if cap(keys)-len(keys) < len(lower) {
+						keys = make([]byte, 0, max(4096, len(lower)))
+					}
+					start := len(keys)
+					keys = append(keys, lower...) // never past its capacity: earlier keys stay
+					w = unsafe.String(&keys[start], len(lower))
+				}
+			} else {
+				id, ok = wt.words[w]
+			}
 			if !ok {
 				id = int32(len(counts))
 				wt.words[w] = id
@@ -181,15 +222,15 @@ func (wt *wordText) mark(term string, flags []uint8, bit uint8) {
 		}
 	})
 	if !found {
-		for o, t := range wt.texts {
-			if wt.has[o] && search.ContainsWord(t, term) {
+		for o := range wt.texts {
+			if wt.has[o] && wt.contains(o, term) {
 				flags[o] |= bit
 			}
 		}
 		return
 	}
 	for _, o := range rarest {
-		if search.ContainsWord(wt.texts[o], term) {
+		if wt.contains(int(o), term) {
 			flags[o] |= bit
 		}
 	}
@@ -235,8 +276,8 @@ func newIndex(es []*entry) *index {
 		es:     es,
 		parts:  newSpanText(n, func(i int) []string { return es[i].parts }),
 		coarse: newSpanText(n, func(i int) []string { return es[i].coarse }),
-		desc:   newWordText(n, func(i int) (string, bool) { return es[i].desc, true }),
-		hint:   newWordText(n, func(i int) (string, bool) { return es[i].hint, es[i].hasHint }),
+		desc:   newWordText(n, func(i int) (string, bool, bool) { return es[i].desc, true, es[i].descFold }),
+		hint:   newWordText(n, func(i int) (string, bool, bool) { return es[i].hint, es[i].hasHint, false }),
 		cache:  map[string][]posting{},
 	}
 	ix.scratch.New = func() any { b := make([]uint8, n); return &b }
@@ -343,7 +384,7 @@ func directFlags(e *entry, term string) uint8 {
 	if e.hasHint && search.ContainsWord(e.hint, term) {
 		f |= fHint
 	}
-	if search.ContainsWord(e.desc, term) {
+	if e.searchDesc(term) {
 		f |= fDesc
 	}
 	return f

@@ -132,7 +132,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 		for _, t := range req {
 			_, ps := inAny(e.parts, t)
 			_, cs := inAny(e.coarse, t)
-			if !(ps || cs || re(t).MatchString(e.desc) || e.hasHint && re(t).MatchString(e.hint)) {
+			if !(ps || cs || re(t).MatchString(lowDesc(e)) || e.hasHint && re(t).MatchString(e.hint)) {
 				ok = false
 			}
 		}
@@ -160,7 +160,7 @@ func refSearch(s *Simulator, query string, limit int) []string {
 			if e.hasHint && re(t).MatchString(e.hint) {
 				total += 4
 			}
-			if re(t).MatchString(e.desc) {
+			if re(t).MatchString(lowDesc(e)) {
 				total += 2
 			}
 		}
@@ -339,4 +339,13 @@ func FuzzCatalog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// lowDesc is the lowercase listed description spec §1 searches (an ASCII
+// one is kept in its own case, see entry.descFold).
+func lowDesc(e *entry) string {
+	if e.descFold {
+		return strings.ToLower(e.desc)
+	}
+	return e.desc
 }

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/search"
 )
@@ -42,6 +43,78 @@ func wordRuns(s string, add func(string)) {
 		add(s[i:j])
 		i = j
 	}
+}
+
+// containsWordFold is search.ContainsWord(lower(text), word) for an ASCII
+// text, lower being ASCII lowercasing, without the lowercase copy: the
+// occurrences of word's first byte in either case are found with
+// strings.IndexByte, and the rest compared folding text's letters. A word
+// with an uppercase letter or a non-ASCII byte is never found (the
+// lowercase text has neither); \b does not depend on case.
+func containsWordFold(text, word string) bool {
+	if word == "" {
+		return search.ContainsWord(text, word)
+	}
+	for i := 0; i < len(word); i++ {
+		if c := word[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
+			return false
+		}
+	}
+	first, upper := word[0], word[0]
+	if first >= 'a' && first <= 'z' {
+		upper = first - 'a' + 'A'
+	}
+	next := func(c byte, from int) int {
+		if k := strings.IndexByte(text[from:], c); k >= 0 {
+			return from + k
+		}
+		return len(text)
+	}
+	lo := next(first, 0)
+	up := lo
+	if upper != first {
+		up = next(upper, 0)
+	}
+	for {
+		at := min(lo, up)
+		end := at + len(word)
+		if end > len(text) {
+			return false
+		}
+		if equalFold(text[at+1:end], word[1:]) && search.BoundaryAt(text, at) && search.BoundaryAt(text, end) {
+			return true
+		}
+		if lo == at {
+			lo = next(first, at+1)
+		}
+		if up == at {
+			up = next(upper, at+1)
+		}
+	}
+}
+
+// hasUpperASCII reports whether s has a letter A-Z.
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// equalFold reports whether lower(a) == b for ASCII a and a lowercase b.
+func equalFold(a, b string) bool {
+	for i := 0; i < len(b); i++ {
+		c := a[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // capText cuts s to max UTF-16 units and appends the marker when it cut
