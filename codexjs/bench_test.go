@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -104,7 +105,8 @@ func BenchmarkToolSearch(b *testing.B) {
 }
 
 // BenchmarkGojaExec times only the goja run of each built-in strategy's
-// program on a pooled runtime (what testdata/node/bench.mjs times in V8).
+// program on a pooled runtime of the in-process engine (what
+// testdata/node/bench.mjs times in V8).
 func BenchmarkGojaExec(b *testing.B) {
 	cat := benchCatalogs(b)["shared"]
 	if cat == nil {
@@ -116,12 +118,13 @@ func BenchmarkGojaExec(b *testing.B) {
 	}
 	terms := Terms(benchQuery)
 	for _, s := range builtinStrategies {
-		prog := m.programs[s.Name]
-		sb := m.c.newSandbox()
-		setQuery(sb, benchQuery, terms)
+		run := jsbox.CodexRun{Code: s.Source, Query: benchQuery, Terms: terms, YieldMs: defaultYieldMs, Trusted: true}
+		if _, err := m.c.exec(context.Background(), run); err != nil {
+			b.Fatal(err)
+		}
 		b.Run(s.Name, func(b *testing.B) {
 			for b.Loop() {
-				sb.exec(prog, 10, m.c.limits, defaultYieldMs)
+				m.c.exec(context.Background(), run)
 			}
 		})
 	}

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/ascii"
+	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
@@ -41,8 +41,8 @@ func init() {
 
 // compiled is the per-catalog state shared by every query: ALL_TOOLS, the
 // JSON of every entry (slices of the dump's pieces), the lowercase text of
-// the entries that are not ASCII, the identifier index and a pool of goja
-// runtimes.
+// the entries that are not ASCII, the identifier index and, once a run
+// needs JavaScript, the session of the process's engine (package jsbox).
 type compiled struct {
 	all     *AllTools
 	entries []Entry
@@ -56,10 +56,7 @@ type compiled struct {
 	byIdent map[string]int
 	limits  Limits
 	console bool
-	pool    sync.Pool // *sandbox for built-in programs
-
-	bindingsOnce sync.Once // the goja runtimes' tool bindings, built on first use
-	bindings     []toolBinding
+	js      jsbox.Lazy[jsbox.Codex] // opened on the first run that needs JavaScript
 }
 
 func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *compiled {
@@ -107,25 +104,37 @@ func compile(cat *corpus.Catalog, plugin bool, limits Limits, console bool) *com
 	return c
 }
 
-// toolBindings returns the tools global's bindings, built on first use.
-func (c *compiled) toolBindings() []toolBinding {
-	c.bindingsOnce.Do(func() {
-		c.bindings = make([]toolBinding, len(c.entries))
+// session is the engine's session over ALL_TOOLS, opened on first use
+// with every entry's binding on the tools global.
+func (c *compiled) session() (jsbox.Codex, error) {
+	return c.js.Get(func(e jsbox.Engine) (jsbox.Codex, error) {
+		tools := make([]jsbox.CodexTool, len(c.entries))
 		for i, e := range c.entries {
-			bind := toolBinding{name: e.Name, callName: e.Name}
+			t := jsbox.CodexTool{Name: e.Name, Description: e.Description, CallName: e.Name}
 			if e.Tool != nil {
-				bind.tool = string(e.Tool.ID())
+				t.Tool = string(e.Tool.ID())
 				// Codex's argument errors print namespace+name without a
 				// separator (observed: tool `mcp__probedup`).
-				bind.callName = e.Namespace + e.ToolName
+				t.CallName = e.Namespace + e.ToolName
 			}
-			if e.Name == "apply_patch" {
-				bind.freeform = true // §1.5: apply_patch is a freeform tool
-			}
-			c.bindings[i] = bind
+			t.Freeform = e.Name == "apply_patch" // §1.5: apply_patch is a freeform tool
+			tools[i] = t
 		}
+		return e.Codex(jsbox.CodexSetup{Tools: tools, Limits: c.limits, Console: c.console})
 	})
-	return c.bindings
+}
+
+// exec runs one exec input in the engine's session.
+func (c *compiled) exec(ctx context.Context, run jsbox.CodexRun) (ExecOutput, error) {
+	js, err := c.session()
+	if err != nil {
+		return ExecOutput{}, fmt.Errorf("codex: %w", err)
+	}
+	o, err := js.Exec(ctx, run)
+	if err != nil {
+		return ExecOutput{}, fmt.Errorf("codex: %w", err)
+	}
+	return ExecOutput{Status: o.Status, Items: o.Items, Calls: o.Calls, Error: o.Error, TimedOut: o.TimedOut, Notices: o.Notices}, nil
 }
 
 // lowerEntry is jsLower(name + "\n" + description), the text the
@@ -141,34 +150,10 @@ func lowerEntry(name, description string) string {
 	return string(ascii.AppendLower(b, description))
 }
 
-func (c *compiled) newSandbox() *sandbox {
-	sb := newSandbox(c.entries, c.toolBindings(), c.limits)
-	if c.console {
-		con := sb.vm.NewObject()
-		for _, m := range []string{"log", "info", "warn", "error", "debug"} {
-			_ = con.Set(m, func(call goja.FunctionCall) goja.Value {
-				parts := make([]string, len(call.Arguments))
-				for i, a := range call.Arguments {
-					if _, ok := a.(*goja.Object); ok {
-						parts[i] = sb.textOf(a)
-					} else {
-						parts[i] = a.String()
-					}
-				}
-				sb.addText(strings.Join(parts, " "))
-				return goja.Undefined()
-			})
-		}
-		_ = sb.vm.Set("console", con)
-	}
-	return sb
-}
-
 // CodeMode simulates Codex code mode over one catalog.
 type CodeMode struct {
 	c          *compiled
 	strategies []Strategy
-	programs   map[string]*goja.Program
 	script     *userScript
 	engine     string
 	dumpOnce   sync.Once
@@ -193,7 +178,7 @@ func NewCodeMode(cat *corpus.Catalog, opts search.Options) (*CodeMode, error) {
 	if engine != "native" && engine != "goja" {
 		return nil, fmt.Errorf("option engine: %q is not native or goja", engine)
 	}
-	m := &CodeMode{engine: engine, programs: map[string]*goja.Program{}}
+	m := &CodeMode{engine: engine}
 	known := map[string]Strategy{}
 	var names []string
 	for _, s := range builtinStrategies {
@@ -210,29 +195,38 @@ func NewCodeMode(cat *corpus.Catalog, opts search.Options) (*CodeMode, error) {
 			return nil, fmt.Errorf("option strategies: unknown strategy %q (known: %s)", n, strings.Join(names, ", "))
 		}
 		m.strategies = append(m.strategies, s)
-		prog, msg := compileScript(s.Source)
-		if msg != "" {
-			return nil, fmt.Errorf("strategy %s does not compile: %s", n, msg)
-		}
-		m.programs[n] = prog
 	}
-	if src, ok := opts["script"]; ok {
+	src, hasScript := opts["script"]
+	if hasScript && strings.TrimSpace(src) == "" {
+		return nil, &search.OptionError{Option: "script", Err: errors.New("the script is empty")}
+	}
+	if len(m.strategies) == 0 && !hasScript {
+		return nil, fmt.Errorf("option strategies: no strategy selected")
+	}
+	m.c = compile(cat, plugin, Limits{Timeout: timeout}.WithDefaults(), console)
+	if hasScript {
 		// A script that cannot run at all is the user's mistake, reported
 		// before any query (it would fail every search the same way).
-		if strings.TrimSpace(src) == "" {
-			return nil, &search.OptionError{Option: "script", Err: errors.New("the script is empty")}
-		}
 		m.script = newUserScript(src)
 		if u := m.script; u.rejected != "" {
 			return nil, &search.OptionError{Option: "script", Line: 1, Err: fmt.Errorf("Codex rejects it: %s", u.rejected)}
-		} else if u.compileErr != "" {
-			return nil, &search.OptionError{Option: "script", Line: u.errLine, Column: u.errCol, Err: errors.New(u.compileErr)}
+		}
+		js, err := m.c.session()
+		if err != nil {
+			return nil, fmt.Errorf("option script: %w", err)
+		}
+		ce, err := js.Compile(context.Background(), m.script.prag.code)
+		if err != nil {
+			return nil, fmt.Errorf("option script: %w", err)
+		}
+		if ce != nil {
+			line := ce.Line
+			if line > 0 && m.script.prag.code != src {
+				line++ // the pragma line
+			}
+			return nil, &search.OptionError{Option: "script", Line: line, Column: ce.Column, Err: errors.New(ce.Message)}
 		}
 	}
-	if len(m.strategies) == 0 && m.script == nil {
-		return nil, fmt.Errorf("option strategies: no strategy selected")
-	}
-	m.c = compile(cat, plugin, Limits{Timeout: timeout}.withDefaults(), console)
 	return m, nil
 }
 
@@ -251,59 +245,59 @@ func (m *CodeMode) Search(ctx context.Context, q search.Query) (search.Result, e
 		if err := ctx.Err(); err != nil {
 			return search.Result{}, err
 		}
-		results = append(results, m.runScript(m.script, q.Text, terms))
+		r, err := m.runScript(ctx, m.script, q.Text, terms)
+		if err != nil {
+			return search.Result{}, err
+		}
+		results = append(results, r)
 	}
 	for _, s := range m.strategies {
 		if err := ctx.Err(); err != nil {
 			return search.Result{}, err
 		}
-		results = append(results, m.runStrategy(s, q.Text, terms))
+		r, err := m.runStrategy(ctx, s, q.Text, terms)
+		if err != nil {
+			return search.Result{}, err
+		}
+		results = append(results, r)
 	}
 	res := results[0]
 	res.Variants = results[1:]
 	return res, nil
 }
 
-// userScript is a compiled exec input.
+// userScript is an exec input split at its pragma.
 type userScript struct {
-	prag       pragma
-	prog       *goja.Program
-	rejected   string // parse_exec_source's message: the whole output
-	compileErr string // a syntax error: the script fails
-	// errLine and errCol locate compileErr in the exec input (1-based,
-	// the pragma line counted; 0 when unknown).
-	errLine, errCol int
-	lines           int // lines of the code (stack frames beyond are the wrapper's)
+	prag     pragma
+	rejected string // parse_exec_source's message: the whole output
 }
 
 func newUserScript(src string) *userScript {
-	u := &userScript{}
 	p, msg := parseExecSource(src)
 	if msg != "" {
-		u.rejected = msg
-		return u
+		return &userScript{rejected: msg}
 	}
-	u.prag = p
-	u.lines = strings.Count(p.code, "\n") + 1
-	u.prog, u.compileErr, u.errLine, u.errCol = compileScriptAt(p.code)
-	if u.errLine > 0 && p.code != src {
-		u.errLine++ // the pragma line
-	}
-	return u
+	return &userScript{prag: p}
 }
 
 // RunScript runs any exec input (pragma allowed) for a query and returns
-// the result as the model would get it.
+// the result as the model would get it. A run the engine could not make
+// (package jsbox: no engine, a crashed child) is a result whose Error says
+// why.
 func (m *CodeMode) RunScript(src, query string) search.Result {
-	return m.runScript(newUserScript(src), query, Terms(query))
+	r, err := m.runScript(context.Background(), newUserScript(src), query, Terms(query))
+	if err != nil {
+		return search.Result{Client: m.Client().String(), Strategy: "script", Hits: []search.Hit{}, Error: err.Error()}
+	}
+	return r
 }
 
-func (m *CodeMode) runScript(u *userScript, query string, terms []string) search.Result {
+func (m *CodeMode) runScript(ctx context.Context, u *userScript, query string, terms []string) (search.Result, error) {
 	if u.rejected != "" {
 		// A rejected input: the message is the whole output (§1.1).
 		return search.Result{Client: m.Client().String(), Strategy: "script", Hits: []search.Hit{},
 			Shown: u.rejected, ShownTokens: approxTokens(len(u.rejected)),
-			Notes: []string{"Codex rejected the exec input"}, Extra: map[string]any{"status": "rejected"}}
+			Notes: []string{"Codex rejected the exec input"}, Extra: map[string]any{"status": "rejected"}}, nil
 	}
 	budget := DefaultMaxOutputTokens
 	if u.prag.maxOutputTokens != nil {
@@ -313,59 +307,36 @@ func (m *CodeMode) runScript(u *userScript, query string, terms []string) search
 	if u.prag.yieldTimeMs != nil {
 		yield = float64(*u.prag.yieldTimeMs)
 	}
-	var out ExecOutput
-	if u.compileErr != "" {
-		out = ExecOutput{Status: "Script failed", Items: []string{"Script error:\n" + u.compileErr}}
-	} else {
-		// A fresh runtime per run: Codex evaluates every exec in a fresh
-		// isolate (§1.6), and a user script may change ALL_TOOLS, the
-		// prototypes or globalThis.
-		sb := m.c.newSandbox()
-		setQuery(sb, query, terms)
-		out = sb.exec(u.prog, u.lines, m.c.limits, yield)
+	// A fresh runtime per run: Codex evaluates every exec in a fresh
+	// isolate (§1.6), and a user script may change ALL_TOOLS, the
+	// prototypes or globalThis.
+	out, err := m.c.exec(ctx, jsbox.CodexRun{Code: u.prag.code, Query: query, Terms: terms, YieldMs: yield})
+	if err != nil {
+		return search.Result{}, err
 	}
 	out.MaxOutputTokens = budget
-	return m.c.result(m.Client().String(), "script", out)
+	return m.c.result(m.Client().String(), "script", out), nil
 }
 
-func setQuery(sb *sandbox, query string, terms []string) {
-	_ = sb.vm.Set("QUERY", query)
-	vals := make([]any, len(terms))
-	for i, t := range terms {
-		vals[i] = t
-	}
-	_ = sb.vm.Set("TERMS", sb.vm.NewArray(vals...))
-}
-
-func (m *CodeMode) runStrategy(s Strategy, query string, terms []string) search.Result {
+func (m *CodeMode) runStrategy(ctx context.Context, s Strategy, query string, terms []string) (search.Result, error) {
 	if s.Name == "dump" && m.engine == "native" {
 		m.dumpOnce.Do(func() { m.dumpRes = m.c.result(m.Client().String(), "dump", m.nativeOutput(s, terms)) })
-		return cloneResult(m.dumpRes)
+		return cloneResult(m.dumpRes), nil
 	}
 	if m.engine == "native" {
-		return m.c.result(m.Client().String(), s.Name, m.nativeOutput(s, terms))
+		return m.c.result(m.Client().String(), s.Name, m.nativeOutput(s, terms)), nil
 	}
-	return m.c.result(m.Client().String(), s.Name, m.c.gojaOutput(m.programs[s.Name], strings.Count(s.Source, "\n")+1, query, terms))
+	// A trusted built-in program may run on a reused runtime.
+	out, err := m.c.exec(ctx, jsbox.CodexRun{Code: s.Source, Query: query, Terms: terms, YieldMs: defaultYieldMs, Trusted: true})
+	if err != nil {
+		return search.Result{}, err
+	}
+	out.MaxOutputTokens = DefaultMaxOutputTokens
+	return m.c.result(m.Client().String(), s.Name, out), nil
 }
 
 func (m *CodeMode) nativeOutput(s Strategy, terms []string) ExecOutput {
 	return ExecOutput{Status: "Script completed", pieces: s.native(m.c, terms), MaxOutputTokens: DefaultMaxOutputTokens}
-}
-
-// gojaOutput runs a trusted built-in program on a pooled runtime.
-func (c *compiled) gojaOutput(prog *goja.Program, lines int, query string, terms []string) ExecOutput {
-	sb, _ := c.pool.Get().(*sandbox)
-	if sb == nil {
-		sb = c.newSandbox()
-	}
-	setQuery(sb, query, terms)
-	out := sb.exec(prog, lines, c.limits, defaultYieldMs)
-	if !sb.broken {
-		sb.run = nil
-		c.pool.Put(sb)
-	}
-	out.MaxOutputTokens = DefaultMaxOutputTokens
-	return out
 }
 
 func cloneResult(r search.Result) search.Result {

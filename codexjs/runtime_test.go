@@ -127,7 +127,7 @@ func TestToolCallsRecorded(t *testing.T) {
 	if args["q"] != "find it" || args["n"] != float64(1) {
 		t.Errorf("arguments %v", args)
 	}
-	if !strings.Contains(res.Shown, "\ntrue\n"+notExecutedText) {
+	if !strings.Contains(res.Shown, "\ntrue\ntoolfind: tools are not executed in simulation; the call was recorded") {
 		t.Errorf("shown %q", res.Shown)
 	}
 }

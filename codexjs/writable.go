@@ -105,7 +105,10 @@ func (m *CodeMode) Replay(ctx context.Context, call json.RawMessage) (search.Res
 			return r, nil
 		}
 	}
-	r := m.RunScript(code, "")
+	r, err := m.runScript(ctx, newUserScript(code), "", Terms(""))
+	if err != nil {
+		return search.Result{}, err
+	}
 	r.Strategy = "written"
 	return r, nil
 }

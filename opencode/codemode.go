@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
@@ -55,6 +56,9 @@ type CodeMode struct {
 	// The heuristic writer's index, built on first use (writable.go).
 	intentOnce sync.Once
 	intent     *intent.Index
+
+	// js runs written scripts, opened on first use (writable.go).
+	js jsbox.Lazy[jsbox.OpenCode]
 }
 
 // NewCodeMode builds the code mode simulator of OpenCode 1.18.33 (v2

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/internal/lazyre"
+	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
 )
@@ -128,102 +128,54 @@ func (s *CodeMode) parseSearchCall(code string) (string, int, bool) {
 	return q, limit, true
 }
 
-// notExecuted is what a replayed script's tool call returns.
-const notExecuted = "toolfind: tool calls are recorded, not executed"
-
 // scriptTimeout bounds one replayed script.
 const scriptTimeout = 2 * time.Second
 
-// runCode runs arbitrary model code in goja.
+// session is the engine's session over the search index's tool paths,
+// opened on first use (package jsbox).
+func (s *CodeMode) session() (jsbox.OpenCode, error) {
+	return s.js.Get(func(e jsbox.Engine) (jsbox.OpenCode, error) {
+		tools := make([]jsbox.OpenCodeTool, len(s.index))
+		for i, e := range s.index {
+			tools[i] = jsbox.OpenCodeTool{Namespace: e.e.namespace, Local: e.e.local}
+		}
+		return e.OpenCode(jsbox.OpenCodeSetup{Tools: tools, GlobalSearch: s.prof.V2, Timeout: scriptTimeout})
+	})
+}
+
+// runCode runs arbitrary model code in the process's JavaScript engine.
 func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, error) {
 	client := s.prof.ID.String()
 	res := search.Result{Client: client, Strategy: "written", Hits: []search.Hit{}}
-	vm := goja.New()
-	vm.SetFieldNameMapper(goja.UncapFieldNameMapper())
-	var calls []string
-	searchFn := func(c goja.FunctionCall) goja.Value {
-		in := SearchInput{}
-		if arg := c.Argument(0); !goja.IsUndefined(arg) && !goja.IsNull(arg) {
-			obj := arg.ToObject(vm)
-			if v := obj.Get("query"); v != nil && !goja.IsUndefined(v) {
-				in.Query = v.String()
-			}
-			if v := obj.Get("namespace"); v != nil && !goja.IsUndefined(v) && !goja.IsNull(v) {
-				ns := v.String()
-				in.Namespace = &ns
-			}
-			if v := obj.Get("limit"); v != nil && !goja.IsUndefined(v) {
-				in.Limit = int(v.ToInteger())
-			}
-			if v := obj.Get("offset"); v != nil && !goja.IsUndefined(v) {
-				in.Offset = int(v.ToInteger())
-			}
-		}
-		if err := in.validate(); err != nil {
-			panic(vm.NewTypeError(err.Error()))
-		}
-		calls = append(calls, in.Query)
-		out, err := vm.RunString("(" + s.index.run(in).JSON() + ")")
-		if err != nil {
-			panic(vm.NewGoError(err))
-		}
-		p, resolve, _ := vm.NewPromise()
-		_ = resolve(out)
-		return vm.ToValue(p)
+	js, err := s.session()
+	if err != nil {
+		return search.Result{}, fmt.Errorf("%s: %w", client, err)
 	}
-	tools := vm.NewObject()
-	cm := vm.NewObject()
-	_ = cm.Set("search", searchFn)
-	_ = tools.Set("$codemode", cm)
-	// The catalog's tools are callable; a call is recorded, not executed
-	// (toolfind has no server behind them): the model found the tool.
-	var called []*indexEntry
-	namespaces := map[string]*goja.Object{}
-	for _, e := range s.index {
-		ns := namespaces[e.e.namespace]
-		if ns == nil {
-			ns = vm.NewObject()
-			namespaces[e.e.namespace] = ns
-			_ = tools.Set(e.e.namespace, ns)
+	run, err := js.Run(ctx, code, func(in jsbox.SearchInput) (string, error) {
+		sin := SearchInput{Query: in.Query, Namespace: in.Namespace, Limit: in.Limit, Offset: in.Offset}
+		if err := sin.validate(); err != nil {
+			return "", err
 		}
-		e := e
-		_ = ns.Set(e.e.local, func(goja.FunctionCall) goja.Value {
-			called = append(called, e)
-			p, resolve, _ := vm.NewPromise()
-			_ = resolve(vm.ToValue(notExecuted))
-			return vm.ToValue(p)
-		})
-	}
-	_ = vm.Set("tools", tools)
-	if s.prof.V2 {
-		_ = vm.Set("search", searchFn)
-	}
-	timer := time.AfterFunc(scriptTimeout, func() { vm.Interrupt("timeout") })
-	defer timer.Stop()
-	stop := context.AfterFunc(ctx, func() { vm.Interrupt("cancelled") })
-	defer stop()
-	v, err := vm.RunString("(async () => {\n" + code + "\n})()")
-	var output string
-	if err == nil {
-		p, _ := v.Export().(*goja.Promise)
-		switch {
-		case p == nil:
-			err = fmt.Errorf("script did not produce a promise")
-		case p.State() == goja.PromiseStateRejected:
-			err = fmt.Errorf("%v", p.Result())
-		case p.State() == goja.PromiseStatePending:
-			err = fmt.Errorf("script did not finish (a promise never settled)")
-		default:
-			output = jsOutput(vm, p.Result())
-		}
-	}
+		return s.index.run(sin).JSON(), nil
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return search.Result{}, ctx.Err()
 		}
-		output = "Error: " + err.Error()
-		res.Extra = map[string]any{"error": err.Error()}
-		res.Notes = append(res.Notes, "the script failed: "+err.Error())
+		return search.Result{}, fmt.Errorf("%s: %w", client, err)
+	}
+	output := run.Output
+	if run.Failed {
+		output = "Error: " + run.Error
+		res.Extra = map[string]any{"error": run.Error}
+		res.Notes = append(res.Notes, "the script failed: "+run.Error)
+	}
+	called := make([]*indexEntry, len(run.Called))
+	for i, k := range run.Called {
+		if k < 0 || k >= len(s.index) {
+			return search.Result{}, fmt.Errorf("%s: the engine reported a call of tool %d of %d", client, k, len(s.index))
+		}
+		called[i] = s.index[k]
 	}
 	tr := Truncate(output, TruncateOptions{})
 	res.Shown = tr.Content
@@ -265,7 +217,7 @@ func (s *CodeMode) runCode(ctx context.Context, code string) (search.Result, err
 	if res.Extra == nil {
 		res.Extra = map[string]any{}
 	}
-	res.Extra["search_calls"] = len(calls)
+	res.Extra["search_calls"] = run.Searches
 	res.Extra["tool_calls"] = len(called)
 	if len(called) > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d tool call(s) recorded, none executed", len(called)))
@@ -291,23 +243,6 @@ func pathIndex(text, path string) int {
 
 func isIdentChar(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// jsOutput is the execute tool's text for a returned value: a string as
-// it is, undefined as "", anything else JSON.stringify(value, null, 2).
-func jsOutput(vm *goja.Runtime, v goja.Value) string {
-	if v == nil || goja.IsUndefined(v) {
-		return ""
-	}
-	if s, ok := v.Export().(string); ok {
-		return s
-	}
-	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
-	out, err := stringify(goja.Undefined(), v, goja.Null(), vm.ToValue(2))
-	if err != nil || goja.IsUndefined(out) {
-		return v.String()
-	}
-	return out.String()
 }
 
 // VerbatimCall is one search with the prompt as the query.

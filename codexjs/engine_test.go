@@ -1,0 +1,10 @@
+package codexjs
+
+import (
+	"github.com/toolfind/toolfind/jsbox"
+	"github.com/toolfind/toolfind/jsbox/gojabox"
+)
+
+// The tests run scripts in goja in this process (the toolfind command
+// runs them in a toolfind-js child: package jsbox/remote).
+func init() { jsbox.SetEngine(gojabox.New()) }
