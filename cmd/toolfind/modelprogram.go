@@ -10,11 +10,12 @@ import (
 
 // helper is a program toolfind runs so as not to link a large SDK itself:
 // toolfind-model (the OpenAI and Anthropic SDKs, package
-// writer/model/remote) and toolfind-live (the MCP Go SDK, package
-// corpus/live/remote).
+// writer/model/remote), toolfind-live (the MCP Go SDK, package
+// corpus/live/remote) and toolfind-js (the goja JavaScript engine,
+// package jsbox/remote).
 type helper struct {
 	name string // the program: toolfind-model
-	flag string // its flag: --model-program
+	flag string // its flag: --model-program ("" when it has none)
 	env  string // its variable: TOOLFIND_MODEL_PROGRAM
 	// why starts the error of a program found nowhere: "--writer model
 	// runs the toolfind-model program (it holds …)".
@@ -54,9 +55,13 @@ func (h helper) find(flag string) (string, error) {
 	if p, err := exec.LookPath(h.name); err == nil {
 		return p, nil
 	}
+	give := h.env + "=PATH"
+	if h.flag != "" {
+		give = h.flag + " PATH or " + h.env
+	}
 	return "", usageError("%s, found neither beside toolfind nor on PATH: install it with "+
 		"`go install github.com/toolfind/toolfind/cmd/%s@latest` (or `go install ./cmd/...` in a checkout), "+
-		"or give %s PATH or %s", h.why, h.name, h.flag, h.env)
+		"or give %s", h.why, h.name, give)
 }
 
 // isProgram says why path cannot be run, or nil.

@@ -17,6 +17,7 @@ import (
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -111,7 +112,18 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	root.SetErr(errOut)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// JavaScript runs in a toolfind-js child, started when first needed;
+	// when the program is missing the command stops with that error.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	js := &jsEngine{errOut: errOut, missing: cancel}
+	restore := jsbox.SetEngine(js)
 	err := root.ExecuteContext(ctx)
+	restore()
+	js.close()
+	if js.notFound != nil {
+		err = js.notFound
+	}
 	if werr := ow.failed(); werr != nil {
 		if err != nil && exitCode(err) != exitBadInput {
 			fmt.Fprintln(errOut, "toolfind:", safetext.Block(err.Error()))
