@@ -35,6 +35,10 @@ type jsEngine struct {
 
 var _ jsbox.Engine = (*jsEngine)(nil)
 
+// inProcessJS, when set (by tests, which cannot link goja into toolfind
+// itself), replaces the toolfind-js child.
+var inProcessJS jsbox.Engine
+
 func (j *jsEngine) get() (*remote.Engine, error) {
 	j.once.Do(func() {
 		path, err := jsHelper.find("")

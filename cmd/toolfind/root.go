@@ -117,7 +117,12 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	js := &jsEngine{errOut: errOut, missing: cancel}
-	restore := jsbox.SetEngine(js)
+	var restore func()
+	if inProcessJS != nil {
+		restore = jsbox.SetEngine(inProcessJS)
+	} else {
+		restore = jsbox.SetEngine(js)
+	}
 	err := root.ExecuteContext(ctx)
 	restore()
 	js.close()
