@@ -5,8 +5,8 @@
 //   - codex (code mode): the model writes JavaScript that filters the
 //     ALL_TOOLS global and prints with text(); Codex truncates what it
 //     prints. This package builds ALL_TOOLS exactly, runs the model's
-//     filters in goja, truncates as Codex does, and reports which tools are
-//     visible in what the model reads.
+//     filters in goja (through package jsbox), truncates as Codex does, and
+//     reports which tools are visible in what the model reads.
 //   - codex-search (tool_search): BM25 over one text per deferred MCP tool.
 //
 // Both are registered as profile 0.171.0 (import the package; the CLI
@@ -102,7 +102,11 @@
 //
 // The exec input may start with a "// @exec: {json}" pragma
 // (yield_time_ms, max_output_tokens); a bad one is rejected with Codex's
-// message as the whole output. The code runs in goja as the body of an
+// message as the whole output. The code runs in goja (the process's
+// engine of package jsbox: jsbox/gojabox in this process, or a toolfind-js
+// child through jsbox/remote, which print the same bytes; with no engine
+// set, a run that needs JavaScript fails with jsbox.ErrNoEngine) as the
+// body of an
 // async function (top-level await works) in strict mode, with the globals
 // ALL_TOOLS, tools (every call recorded; it resolves to a CallToolResult
 // with isError true and a "not executed in simulation" text; a non-object
@@ -166,7 +170,8 @@
 //
 // Built-ins run on a native Go path by default (option engine) that prints
 // the same bytes as the goja run (TestNativeMatchesGoja, every shared
-// catalog); goja runs them from precompiled programs on pooled runtimes.
+// catalog), and need no engine; goja runs them from compiled programs kept
+// by the engine, on pooled runtimes.
 // A user script (option script) runs in a fresh runtime each time, as
 // Codex gives every exec a fresh isolate, and is the primary result.
 //
