@@ -41,6 +41,7 @@ type Engine struct {
 	cmd      *exec.Cmd
 	stdin    io.WriteCloser
 	wmu      sync.Mutex // serialises writes to stdin
+	line     lineEncoder
 	exited   chan struct{}
 	tail     tailWriter
 
@@ -168,8 +169,10 @@ func (e *Engine) kill() {
 func (e *Engine) read(stdout io.Reader) {
 	r := bufio.NewReaderSize(stdout, 64<<10)
 	var bad error
+	var line []byte
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
+		var err error
+		line, err = readLine(r, line)
 		if len(bytes.TrimSpace(line)) > 0 {
 			rep, derr := decodeReply(line)
 			if derr != nil {
@@ -242,13 +245,12 @@ func (e *Engine) route(rep reply) {
 
 // send writes one line to the program.
 func (e *Engine) send(c call) error {
-	line, err := encode(c)
-	if err != nil {
-		return err
-	}
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
-	_, err = e.stdin.Write(line)
+	if err := e.line.encode(c); err != nil {
+		return err
+	}
+	_, err := e.stdin.Write(e.line.buf.Bytes())
 	return err
 }
 

@@ -48,7 +48,8 @@
 // searches, as it does in one process.
 //
 // Strings cross byte for byte: one that is not valid UTF-8 (which JSON
-// would turn into U+FFFD) is written as {"base64": "…"}. HTML characters
+// would turn into U+FFFD) is written as "\u0000base64:" and its bytes in
+// base64 (and so is one that starts with that marker). HTML characters
 // are not escaped. The program's standard error is passed on. If the
 // program exits while calls are in flight, each of them, and every later
 // one, fails with an error naming its exit status and the last line it

@@ -1,11 +1,14 @@
 package remote
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -160,50 +163,40 @@ type searchInput struct {
 	Offset    int   `json:"offset,omitempty"`
 }
 
-// text is a string that crosses the pipe byte for byte: valid UTF-8 as a
-// JSON string, anything else (a catalog's or a script file's stray
-// bytes, which JSON would turn into U+FFFD) as {"base64": "…"}.
+// text is a string that crosses the pipe byte for byte: valid UTF-8 as
+// itself, anything else (a catalog's or a script file's stray bytes,
+// which JSON would turn into U+FFFD) as base64 after a NUL and "base64:"
+// (so does a text that starts with that marker). It is a TextMarshaler,
+// so encoding/json writes and reads it as the plain string it is.
 type text string
 
-// MarshalJSON implements json.Marshaler.
-func (t text) MarshalJSON() ([]byte, error) {
-	if utf8.ValidString(string(t)) {
-		return marshalString(string(t)), nil
+// textMarker starts a text sent as base64.
+const textMarker = "\x00base64:"
+
+// MarshalText implements encoding.TextMarshaler.
+func (t text) MarshalText() ([]byte, error) {
+	if utf8.ValidString(string(t)) && !strings.HasPrefix(string(t), textMarker) {
+		return []byte(t), nil
 	}
-	return []byte(`{"base64":"` + base64.StdEncoding.EncodeToString([]byte(t)) + `"}`), nil
+	b := make([]byte, len(textMarker)+base64.StdEncoding.EncodedLen(len(t)))
+	copy(b, textMarker)
+	base64.StdEncoding.Encode(b[len(textMarker):], []byte(t))
+	return b, nil
 }
 
-// UnmarshalJSON implements json.Unmarshaler.
-func (t *text) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = text(s)
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (t *text) UnmarshalText(b []byte) error {
+	if !bytes.HasPrefix(b, []byte(textMarker)) {
+		*t = text(b)
 		return nil
 	}
-	var o struct {
-		Base64 *string `json:"base64"`
-	}
-	if err := json.Unmarshal(b, &o); err != nil || o.Base64 == nil {
-		return errors.New(`a text is a JSON string or {"base64": "…"}`)
-	}
-	raw, err := base64.StdEncoding.DecodeString(*o.Base64)
+	raw := make([]byte, base64.StdEncoding.DecodedLen(len(b)-len(textMarker)))
+	n, err := base64.StdEncoding.Decode(raw, b[len(textMarker):])
 	if err != nil {
 		return fmt.Errorf("base64 text: %v", err)
 	}
-	*t = text(raw)
+	*t = text(raw[:n])
 	return nil
-}
-
-// marshalString is s as a JSON string without HTML escaping.
-func marshalString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 func texts(ss []string) []text {
@@ -228,15 +221,150 @@ func strs(ts []text) []string {
 	return out
 }
 
+// readLine reads one line into buf (reused: the caller decodes the line
+// before the next read), its newline included when there is one.
+func readLine(r *bufio.Reader, buf []byte) ([]byte, error) {
+	buf = buf[:0]
+	for {
+		chunk, err := r.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if err != bufio.ErrBufferFull {
+			return buf, err
+		}
+	}
+}
+
 // encode renders a message as one line. HTML characters are not escaped.
 func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	var l lineEncoder
+	if err := l.encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return l.buf.Bytes(), nil
+}
+
+// lineEncoder renders messages as lines into one buffer, reused from
+// line to line (a run's output can be megabytes, sent again and again).
+type lineEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// encode renders v into l.buf, replacing what it held. An exec's output
+// (megabytes of text items, on every run) is written straight into the
+// buffer; anything else goes through encoding/json.
+func (l *lineEncoder) encode(v any) error {
+	l.buf.Reset()
+	if r, ok := v.(reply); ok && r.Output != nil {
+		b := appendOutputReply(l.buf.AvailableBuffer(), r.ID, r.Output)
+		l.buf.Write(b)
+		return nil
+	}
+	if l.enc == nil {
+		l.enc = json.NewEncoder(&l.buf)
+		l.enc.SetEscapeHTML(false)
+	}
+	return l.enc.Encode(v)
+}
+
+// appendOutputReply appends {"id":id,"output":{…}} and a newline, as
+// encoding/json would write it (the same fields, omitempty alike).
+func appendOutputReply(b []byte, id int64, o *codexOutput) []byte {
+	b = append(b, `{"id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"output":{"status":`...)
+	b = appendText(b, o.Status)
+	list := func(b []byte, key string, ts []text) []byte {
+		if len(ts) == 0 {
+			return b
+		}
+		b = append(b, `,"`...)
+		b = append(b, key...)
+		b = append(b, `":[`...)
+		for i, t := range ts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendText(b, t)
+		}
+		return append(b, ']')
+	}
+	b = list(b, "items", o.Items)
+	if len(o.Calls) > 0 {
+		b = append(b, `,"calls":[`...)
+		for i, c := range o.Calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '{')
+			if c.Tool != "" {
+				b = append(b, `"tool":`...)
+				b = appendText(b, c.Tool)
+				b = append(b, ',')
+			}
+			b = append(b, `"name":`...)
+			b = appendText(b, c.Name)
+			b = append(b, `,"arguments":`...)
+			b = append(b, c.Arguments...)
+			if c.Rejected != "" {
+				b = append(b, `,"rejected":`...)
+				b = appendText(b, c.Rejected)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if o.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendText(b, o.Error)
+	}
+	if o.TimedOut {
+		b = append(b, `,"timed_out":true`...)
+	}
+	b = list(b, "notices", o.Notices)
+	return append(b, "}}\n"...)
+}
+
+// appendText appends t as a JSON string (MarshalText's form): quotes,
+// backslashes and control characters escaped, nothing else.
+func appendText(b []byte, t text) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	appendEscaped := func(b []byte, s string) []byte {
+		start := 0
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c >= 0x20 && c != '"' && c != '\\' {
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			start = i + 1
+		}
+		return append(b, s[start:]...)
+	}
+	if utf8.ValidString(string(t)) && !strings.HasPrefix(string(t), textMarker) {
+		b = appendEscaped(b, string(t))
+	} else {
+		m, _ := t.MarshalText()
+		b = appendEscaped(b, string(m))
+	}
+	return append(b, '"')
 }
 
 // decodeCall reads one line written by toolfind.

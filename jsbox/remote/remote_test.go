@@ -3,6 +3,7 @@ package remote
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -394,26 +395,28 @@ func TestServeErrors(t *testing.T) {
 	}
 }
 
-// Texts cross byte for byte: UTF-8 as JSON strings, other bytes as
-// base64.
+// Texts cross byte for byte: UTF-8 as JSON strings, other bytes (and a
+// text that starts with the marker) as base64 after the marker.
 func TestTextRoundTrip(t *testing.T) {
 	for _, tt := range []struct{ in, wire string }{
 		{"plain", `"plain"`},
 		{"<&> \"q\"\n", `"<&> \"q\"\n"`},
 		{"é\u2028", `"é\u2028"`},
-		{"\xff\xfe", `{"base64":"//4="}`},
+		{"\xff\xfe", `"\u0000base64://4="`},
+		{"\x00base64:x", `"\u0000base64:AGJhc2U2NDp4"`},
+		{"\x00base", `"\u0000base"`},
 		{"", `""`},
 	} {
-		b, err := text(tt.in).MarshalJSON()
+		b, err := encode(text(tt.in))
 		require.NoError(t, err)
-		assert.Equal(t, tt.wire, string(b))
+		assert.Equal(t, tt.wire+"\n", string(b))
 		var back text
-		require.NoError(t, back.UnmarshalJSON(b))
+		require.NoError(t, json.Unmarshal(b, &back))
 		assert.Equal(t, tt.in, string(back))
 	}
 	var t2 text
-	assert.EqualError(t, t2.UnmarshalJSON([]byte(`{"b64":"x"}`)), `a text is a JSON string or {"base64": "…"}`)
-	assert.EqualError(t, t2.UnmarshalJSON([]byte(`{"base64":"!"}`)), "base64 text: illegal base64 data at input byte 0")
+	assert.EqualError(t, json.Unmarshal([]byte(`"\u0000base64:!"`), &t2), "base64 text: illegal base64 data at input byte 0")
+	assert.EqualError(t, json.Unmarshal([]byte(`{}`), &t2), "json: cannot unmarshal object into Go value of type *remote.text")
 }
 
 func TestDecodeReplyErrors(t *testing.T) {

@@ -57,7 +57,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, engine jsbox.Engine
 		return err
 	}
 	for n := 2; ; n++ {
-		line, rerr := r.ReadBytes('\n')
+		var rerr error
+		line, rerr = readLine(r, line)
 		if len(bytes.TrimSpace(line)) > 0 {
 			c, err := decodeCall(line)
 			if err == nil && c.Hello != nil {
@@ -240,23 +241,24 @@ func errorReply(id int64, err error) reply {
 // lineWriter writes whole lines, one at a time, and keeps the first
 // error.
 type lineWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	err error
+	mu   sync.Mutex
+	w    io.Writer
+	line lineEncoder
+	err  error
 }
 
 func (l *lineWriter) write(r reply) error {
-	b, err := encode(r)
-	if err != nil {
-		b, err = encode(errorReply(r.ID, fmt.Errorf("cannot encode the reply: %v", err)))
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil {
 		return l.err
 	}
+	err := l.line.encode(r)
+	if err != nil {
+		err = l.line.encode(errorReply(r.ID, fmt.Errorf("cannot encode the reply: %v", err)))
+	}
 	if err == nil {
-		_, err = l.w.Write(b)
+		_, err = l.w.Write(l.line.buf.Bytes())
 	}
 	l.err = err
 	return err
