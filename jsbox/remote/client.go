@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolfind/toolfind/internal/stderrtail"
 	"github.com/toolfind/toolfind/jsbox"
 )
 
@@ -43,7 +44,7 @@ type Engine struct {
 	wmu      sync.Mutex // serialises writes to stdin
 	line     lineEncoder
 	exited   chan struct{}
-	tail     tailWriter
+	tail     stderrtail.Writer
 
 	mu      sync.Mutex
 	nextID  int64
@@ -93,7 +94,7 @@ func (e *Engine) start() error {
 	}
 	cmd := exec.Command(e.cfg.Program, e.cfg.Args...)
 	cmd.Env = e.cfg.Env
-	e.tail.w = e.cfg.Stderr
+	e.tail.W = e.cfg.Stderr
 	cmd.Stderr = &e.tail
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -176,7 +177,7 @@ func (e *Engine) read(stdout io.Reader) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			rep, derr := decodeReply(line)
 			if derr != nil {
-				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, clip(line, 120))
+				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, stderrtail.Clip(line, 120))
 				e.cmd.Process.Kill()
 				break
 			}
@@ -193,7 +194,7 @@ func (e *Engine) read(stdout io.Reader) {
 	if werr != nil {
 		e.exit = "(" + werr.Error() + ")"
 	}
-	if l := e.tail.last(); l != "" {
+	if l := e.tail.Last(); l != "" {
 		e.exit += ": " + l
 	}
 	e.bad = bad
@@ -324,7 +325,7 @@ func (e *Engine) exitErr(id int64) error {
 // unexpected is the error of a reply of the wrong kind.
 func (e *Engine) unexpected(what string, r reply) error {
 	line, _ := encode(r)
-	return e.fail("answered %s with %s", what, clip(line, 120))
+	return e.fail("answered %s with %s", what, stderrtail.Clip(line, 120))
 }
 
 // Codex implements jsbox.Engine: it sends the setup once; the session's
@@ -425,41 +426,4 @@ func (e *Engine) Close() error {
 		e.kill()
 	}
 	return nil
-}
-
-// tailWriter passes the program's standard error on and keeps its last
-// line for the error of an unexpected exit.
-type tailWriter struct {
-	w   io.Writer
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-2048:]...)
-	}
-	t.mu.Unlock()
-	if t.w != nil {
-		t.w.Write(p)
-	}
-	return len(p), nil
-}
-
-// last is the last non-empty line written.
-func (t *tailWriter) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := bytes.Split(bytes.TrimSpace(t.buf), []byte("\n"))
-	return string(clip(lines[len(lines)-1], 300))
-}
-
-func clip(b []byte, n int) []byte {
-	b = bytes.TrimSpace(b)
-	if len(b) > n {
-		return append(b[:n:n], "…"...)
-	}
-	return b
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolfind/toolfind/corpus/live/snap"
+	"github.com/toolfind/toolfind/internal/stderrtail"
 )
 
 // Config configures a Client.
@@ -57,7 +58,7 @@ type Client struct {
 	stdin    io.WriteCloser
 	wmu      sync.Mutex // serialises writes to stdin
 	exited   chan struct{}
-	tail     tailWriter
+	tail     stderrtail.Writer
 
 	mu      sync.Mutex
 	nextID  int64
@@ -101,7 +102,7 @@ func (c *Client) start() error {
 	cmd := exec.Command(c.cfg.Program, c.cfg.Args...)
 	cmd.Env = c.cfg.Env
 	setDeathSignal(cmd)
-	c.tail.w = c.cfg.Stderr
+	c.tail.W = c.cfg.Stderr
 	cmd.Stderr = &c.tail
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -182,7 +183,7 @@ func (c *Client) read(stdout io.Reader) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			rep, derr := decodeReply(line)
 			if derr != nil {
-				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, clip(line, 120))
+				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, stderrtail.Clip(line, 120))
 				c.cmd.Process.Kill()
 				break
 			}
@@ -205,7 +206,7 @@ func (c *Client) read(stdout io.Reader) {
 	if werr != nil {
 		c.exit = "(" + werr.Error() + ")"
 	}
-	if l := c.tail.last(); l != "" {
+	if l := c.tail.Last(); l != "" {
 		c.exit += ": " + l
 	}
 	c.bad = bad
@@ -394,48 +395,4 @@ func (c *Client) Close() error {
 		c.kill()
 	}
 	return nil
-}
-
-// tailWriter passes the program's standard error on and keeps its end,
-// for the error of an unexpected exit.
-type tailWriter struct {
-	w   io.Writer
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 16<<10 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-8<<10:]...)
-	}
-	t.mu.Unlock()
-	if t.w != nil {
-		t.w.Write(p)
-	}
-	return len(p), nil
-}
-
-// last is the line that says why the program ended: a Go panic's or
-// fatal error's first line (the goroutine dump follows it), else the
-// last non-empty line.
-func (t *tailWriter) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := bytes.Split(bytes.TrimSpace(t.buf), []byte("\n"))
-	for _, l := range lines {
-		if bytes.HasPrefix(l, []byte("panic: ")) || bytes.HasPrefix(l, []byte("fatal error: ")) {
-			return string(clip(l, 300))
-		}
-	}
-	return string(clip(lines[len(lines)-1], 300))
-}
-
-func clip(b []byte, n int) []byte {
-	b = bytes.TrimSpace(b)
-	if len(b) > n {
-		return append(b[:n:n], "…"...)
-	}
-	return b
 }

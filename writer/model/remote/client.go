@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolfind/toolfind/internal/stderrtail"
 	"github.com/toolfind/toolfind/writer/model"
 )
 
@@ -48,7 +49,7 @@ type Backend struct {
 	stdin    io.WriteCloser
 	wmu      sync.Mutex // serialises writes to stdin
 	exited   chan struct{}
-	tail     tailWriter
+	tail     stderrtail.Writer
 
 	mu      sync.Mutex
 	nextID  int64
@@ -98,7 +99,7 @@ func (b *Backend) start() error {
 	env = append(env[:len(env):len(env)], model.KeyVar(b.cfg.Model.API)+"="+b.cfg.Model.Key)
 	cmd := exec.Command(b.cfg.Program, b.cfg.Args...)
 	cmd.Env = env
-	b.tail.w = b.cfg.Stderr
+	b.tail.W = b.cfg.Stderr
 	cmd.Stderr = &b.tail
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -181,7 +182,7 @@ func (b *Backend) read(stdout io.Reader) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			rep, derr := decodeReply(line)
 			if derr != nil {
-				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, clip(line, 120))
+				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, stderrtail.Clip(line, 120))
 				b.cmd.Process.Kill()
 				break
 			}
@@ -204,7 +205,7 @@ func (b *Backend) read(stdout io.Reader) {
 	if werr != nil {
 		b.exit = "(" + werr.Error() + ")"
 	}
-	if l := b.tail.last(); l != "" {
+	if l := b.tail.Last(); l != "" {
 		b.exit += ": " + l
 	}
 	b.bad = bad
@@ -343,41 +344,4 @@ func (b *Backend) Close() error {
 		b.kill()
 	}
 	return nil
-}
-
-// tailWriter passes the program's standard error on and keeps its last
-// line for the error of an unexpected exit.
-type tailWriter struct {
-	w   io.Writer
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-2048:]...)
-	}
-	t.mu.Unlock()
-	if t.w != nil {
-		t.w.Write(p)
-	}
-	return len(p), nil
-}
-
-// last is the last non-empty line written.
-func (t *tailWriter) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := bytes.Split(bytes.TrimSpace(t.buf), []byte("\n"))
-	return string(clip(lines[len(lines)-1], 300))
-}
-
-func clip(b []byte, n int) []byte {
-	b = bytes.TrimSpace(b)
-	if len(b) > n {
-		return append(b[:n:n], "…"...)
-	}
-	return b
 }
