@@ -66,3 +66,20 @@ func FuzzContainsWordFold(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendJSLower holds the buffer lowercasing of non-ASCII descriptions
+// to search.JSLower, and jsLowerLen to its length.
+func FuzzAppendJSLower(f *testing.F) {
+	for _, s := range []string{"", "İstanbul", "Naïve ÜNÏCODE σΣ", "\xff\xc4\xc4\xb0x", "\xe2\xc4\xb0", "ẞ K Ω Å", "\u0130\u0130"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := search.JSLower(s)
+		if got := string(appendJSLower([]byte("x"), s)); got != "x"+want {
+			t.Fatalf("appendJSLower(%q) = %q, want %q", s, got[1:], want)
+		}
+		if n := jsLowerLen(s); n != len(want) {
+			t.Fatalf("jsLowerLen(%q) = %d, want %d", s, n, len(want))
+		}
+	})
+}

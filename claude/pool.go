@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/ascii"
@@ -349,15 +350,27 @@ func newMCPEntry(e *entry, s *corpus.Server, srv *serverNames, t *corpus.Tool, w
 // (spec §1: the description searched is lowercased). An ASCII one is kept
 // as it is, in its own case, and read through ASCII case folding
 // (descFold; copying every description in lowercase was a tenth of the
-// memory a whole rank run touched); the others are lowercased with
-// jsLower.
+// memory a whole rank run touched); the others are lowercased as jsLower
+// does, all into one buffer of the exact size.
 func lowerDescriptions(es []*entry) {
+	size := 0
 	for _, e := range es {
 		if ascii.Is(e.desc) {
 			e.descFold = e.desc != ""
 			continue
 		}
-		e.desc = jsLower(e.desc)
+		size += jsLowerLen(e.desc)
+	}
+	buf := make([]byte, 0, size)
+	for _, e := range es {
+		if e.descFold || e.desc == "" {
+			continue
+		}
+		start := len(buf)
+		buf = appendJSLower(buf, e.desc)
+		// buf never grows past size, so earlier strings stay valid; it is
+		// not written again.
+		e.desc = unsafe.String(&buf[start], len(buf)-start)
 	}
 }
 

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/search"
@@ -217,6 +218,33 @@ func splitLegacy(wire string) []string {
 
 // jsLower is String.prototype.toLowerCase (search.JSLower).
 func jsLower(s string) string { return search.JSLower(s) }
+
+// appendJSLower appends jsLower(s) to b, rune by rune: what search.JSLower
+// does (İ to "i" + U+0307, then strings.ToLower: unicode.ToLower of each
+// rune, an invalid byte becoming U+FFFD).
+func appendJSLower(b []byte, s string) []byte {
+	for _, r := range s {
+		if r == 'İ' {
+			b = append(b, "i\u0307"...)
+			continue
+		}
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b
+}
+
+// jsLowerLen is len(appendJSLower(nil, s)).
+func jsLowerLen(s string) int {
+	n := 0
+	for _, r := range s {
+		if r == 'İ' {
+			n += len("i\u0307")
+			continue
+		}
+		n += utf8.RuneLen(unicode.ToLower(r))
+	}
+	return n
+}
 
 // sanitize replaces every UTF-16 unit outside [A-Za-z0-9_-] with "_" (spec
 // §2; observed on 2.1.328: "e_😀_x" → "e____x", "unicode_naïve_tool" →

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -525,8 +524,7 @@ func (p *parser) toolList(d *ojson.Decoder) (*toolList, error) {
 // number of bytes left in the file (a tool takes at least 12: {"name":""}).
 func (p *parser) newTool(more int) *Tool {
 	if len(p.slab) == cap(p.slab) {
-		// Grow rounds the capacity up to the allocator's size class.
-		p.slab = slices.Grow([]Tool(nil), min(32, 1+more/12))
+		p.slab = make([]Tool, 0, min(32, 1+more/12))
 	}
 	p.slab = p.slab[:len(p.slab)+1]
 	return &p.slab[len(p.slab)-1]

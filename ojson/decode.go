@@ -2,7 +2,6 @@ package ojson
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -402,9 +401,10 @@ func carve[T any](slab *[]T, n, more int) []T {
 		if n > size/2 {
 			return make([]T, n) // a large one on its own
 		}
-		// Grow (append) rounds the capacity up to the allocator's size
-		// class: the bytes it would round up to anyway are used.
-		s = slices.Grow([]T(nil), size)
+		// make, not append: fresh memory from make is not written
+		// (cleared) until an item is cut from it, so the pages of a
+		// slab's unused end are never touched.
+		s = make([]T, 0, size)
 	}
 	items := s[len(s) : len(s)+n : len(s)+n]
 	*slab = s[:len(s)+n]
