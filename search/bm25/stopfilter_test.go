@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -13,7 +14,7 @@ import (
 // tokens survive, in the same order, with the same positions.
 func TestStopFilterIsBleves(t *testing.T) {
 	tm := analysis.NewTokenMap()
-	for _, w := range stopWords {
+	for _, w := range strings.Fields(stopWords) {
 		tm.AddToken(w)
 	}
 	bleveStop := stop.NewStopTokensFilter(tm)

@@ -70,8 +70,9 @@ func (tk *tokenizer) eachOwned(text []byte, fn func(tok string)) {
 		return
 	}
 	b := transliterateFilter{}.Filter(text)
+	stops := stopSet()
 	word := func(w []byte) {
-		if _, stop := stopSet[string(w)]; stop {
+		if _, stop := stops[string(w)]; stop {
 			return
 		}
 		fn(tk.stem(w))
@@ -330,8 +331,9 @@ func Transliterate(text string) string {
 
 // stopWords is the NLTK English stop-word list (179 words) as the
 // stop-words crate 0.9.0 ships it under its `nltk` feature (spec: grok.md
-// B.2, codex.md §0). The crate transliterates the list too; it is ASCII.
-var stopWords = strings.Fields(`i me my myself we our ours ourselves you you're you've you'll
+// B.2, codex.md §0), separated by white space. The crate transliterates
+// the list too; it is ASCII.
+const stopWords = `i me my myself we our ours ourselves you you're you've you'll
 you'd your yours yourself yourselves he him his himself she she's her hers herself it it's its
 itself they them their theirs themselves what which who whom this that that'll these those am is
 are was were be been being have has had having do does did doing a an the and but if or because
@@ -341,21 +343,24 @@ how all any both each few more most other some such no nor not only own same so 
 t can will just don don't should should've now d ll m o re ve y ain aren aren't couldn couldn't
 didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't
 mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't won won't
-wouldn wouldn't`)
+wouldn wouldn't`
 
 // IsStopWord reports whether the lowercase word is on the NLTK English list.
 func IsStopWord(word string) bool {
-	_, ok := stopSet[word]
+	_, ok := stopSet()[word]
 	return ok
 }
 
-var stopSet = func() map[string]struct{} {
-	m := make(map[string]struct{}, len(stopWords))
-	for _, w := range stopWords {
+// stopSet is the set of stopWords, made on first use (not at start-up:
+// most runs never tokenize).
+var stopSet = sync.OnceValue(func() map[string]struct{} {
+	words := strings.Fields(stopWords)
+	m := make(map[string]struct{}, len(words))
+	for _, w := range words {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
 
 // stopFilter drops the tokens that are stop words (stopSet), keeping the
 // others in order: bleve's stop.StopTokensFilter over the same word list,
@@ -366,8 +371,9 @@ type stopFilter struct{}
 
 func (stopFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	j := 0
+	stops := stopSet()
 	for _, token := range input {
-		if _, isStop := stopSet[string(token.Term)]; !isStop {
+		if _, isStop := stops[string(token.Term)]; !isStop {
 			input[j] = token
 			j++
 		}

@@ -94,11 +94,14 @@ type Word struct {
 	Form, Stem string
 }
 
-// fillerWords are words of requests that name no capability.
-var fillerWords = setOf(`please want would like need needs could can help using use via tool tools
+// fillerWords are words of requests that name no capability, made on
+// first use (not at start-up).
+var fillerWords = sync.OnceValue(func() map[string]bool {
+	return setOf(`please want would like need needs could can help using use via tool tools
  mcp server servers also give tell let me us know thing things something anything way ask
  able try make sure want wanted wants kindly quick quickly just currently current
  e g eg ie etc many much`)
+})
 
 func setOf(s string) map[string]bool {
 	m := map[string]bool{}
@@ -111,15 +114,25 @@ func setOf(s string) map[string]bool {
 // phrases are two-word idioms that name an action a single word names
 // better: "set up" asks to create. ("how many" → count was tried: it
 // sends "how many collections" to count, not to list-collections.)
-var phrases = map[[2]string]string{
-	{"set", "up"}:    "create",
-	{"look", "up"}:   "find",
-	{"sign", "in"}:   "login",
-	{"log", "in"}:    "login",
-	{"get", "rid"}:   "delete",
-	{"find", "out"}:  "get",
-	{"spin", "up"}:   "create",
-	{"tear", "down"}: "delete",
+var phrases = [...]struct{ first, second, word string }{
+	{"set", "up", "create"},
+	{"look", "up", "find"},
+	{"sign", "in", "login"},
+	{"log", "in", "login"},
+	{"get", "rid", "delete"},
+	{"find", "out", "get"},
+	{"spin", "up", "create"},
+	{"tear", "down", "delete"},
+}
+
+// phrase returns the word of the idiom "first second", if it is one.
+func phrase(first, second string) (string, bool) {
+	for _, p := range phrases {
+		if p.first == first && p.second == second {
+			return p.word, true
+		}
+	}
+	return "", false
 }
 
 // Words splits text into its words (see the package doc), in order, with
@@ -131,11 +144,11 @@ func Words(text string) []Word {
 	for i, raw := range raws {
 		w := strings.ToLower(raw)
 		if i+1 < len(raws) {
-			if p, ok := phrases[[2]string{w, strings.ToLower(raws[i+1])}]; ok {
+			if p, ok := phrase(w, strings.ToLower(raws[i+1])); ok {
 				out = append(out, Word{Form: p, Stem: bm25.Stem(p)})
 			}
 		}
-		if len(w) < 2 || bm25.IsStopWord(w) || fillerWords[w] {
+		if len(w) < 2 || bm25.IsStopWord(w) || fillerWords()[w] {
 			continue
 		}
 		out = append(out, Word{Form: w, Stem: bm25.Stem(w)})
