@@ -81,14 +81,21 @@ func (m misbehavingCodex) Exec(ctx context.Context, run jsbox.CodexRun) (jsbox.C
 // newEngine is a remote engine running this test binary in mode.
 func newEngine(t *testing.T, mode string) *Engine {
 	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	var stderr bytes.Buffer
-	e, err := New(Config{Program: exe, Env: append(os.Environ(), serveVar+"="+mode), Stderr: &lockedWriter{w: &stderr}, StartTimeout: 20 * time.Second})
+	e, err := New(Config{Program: mustExe(t), Env: envWith(serveVar + "=" + mode), Stderr: &lockedWriter{w: &stderr}, StartTimeout: 20 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { e.Close() })
 	return e
 }
+
+func mustExe(tb testing.TB) string {
+	exe, err := os.Executable()
+	require.NoError(tb, err)
+	return exe
+}
+
+// envWith is this process's environment and kv.
+func envWith(kv string) []string { return append(os.Environ(), kv) }
 
 type lockedWriter struct {
 	mu sync.Mutex
