@@ -86,8 +86,11 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 	ns := len(cols)
 	total := nq * ns
 	// cells[qi*ns+si] holds the outcomes of query qi for simulator si: the
-	// primary result first, then its variants.
+	// primary result first, then its variants. A cell of one outcome (the
+	// usual: no variant) is flat[qi*ns+si], so that when every cell is,
+	// flat is the report's outcomes as they are (assemble).
 	cells := make([][]Outcome, total)
+	flat := make([]Outcome, total)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -105,6 +108,7 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var sc scorer // this worker's scratch, reused search after search
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= total || ctx.Err() != nil {
@@ -113,15 +117,20 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 				q := &qs.Queries[i/ns]
 				col := cols[i%ns]
 				if col.w == nil {
-					res, err := safeSearch(ctx, col.sim, search.Query{Text: q.Text, Limit: opts.Limit, Brief: true})
+					res, err := safeSearch(ctx, col.sim, search.Query{Text: q.Text, Limit: opts.Limit, Brief: true, Hits: sc.hits})
 					if err != nil && ctx.Err() != nil {
 						return // cancelled: Run reports ctx.Err()
 					}
-					cells[i] = outcomes(col, res, err, q, i/ns)
+					cells[i] = outcomes(col, res, err, q, i/ns, &sc, flat[i:i+1:i+1])
+					sc.keepHits(res.Hits)
 				} else {
-					cells[i] = writtenOutcomes(ctx, col, q, i/ns)
+					cells[i] = writtenOutcomes(ctx, col, q, i/ns, &sc)
 					if ctx.Err() != nil {
 						return
+					}
+					if len(cells[i]) == 1 {
+						flat[i] = cells[i][0]
+						cells[i] = flat[i : i+1 : i+1]
 					}
 				}
 				if opts.Progress != nil {
@@ -137,7 +146,7 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return assemble(cells, cols, qs, opts), nil
+	return assemble(cells, flat, cols, qs, opts), nil
 }
 
 // column is one row group of the report: a simulator, and the writer of
@@ -184,24 +193,38 @@ func safeSearch(ctx context.Context, sim search.Simulator, q search.Query) (res 
 	return sim.Search(ctx, q)
 }
 
-// outcomes turns one simulator answer into the outcomes of its rows.
-func outcomes(col column, res search.Result, err error, q *corpus.Query, qi int) []Outcome {
+// outcomes turns one simulator answer into the outcomes of its rows. A
+// single outcome is written to one[0] and returned as one (no allocation)
+// when one, of length 1, is given.
+func outcomes(col column, res search.Result, err error, q *corpus.Query, qi int, sc *scorer, one []Outcome) []Outcome {
 	if err != nil {
-		return []Outcome{withQuery(errorOutcome(col.label, q, err), q, qi)}
+		return single(withQuery(errorOutcome(col.label, q, err), q, qi), one)
 	}
 	// Rows are named after the simulator's profile, whatever the result
 	// says, so that a row's identity never varies between queries.
 	client := col.label
-	out := make([]Outcome, 0, 1+len(res.Variants))
-	o := evaluate(res, q.Expect)
+	o := sc.evaluate(res, q.Expect)
 	o.Client = client
+	if len(res.Variants) == 0 {
+		return single(withQuery(o, q, qi), one)
+	}
+	out := make([]Outcome, 0, 1+len(res.Variants))
 	out = append(out, withQuery(o, q, qi))
 	for _, v := range res.Variants {
-		o := evaluate(v, q.Expect)
+		o := sc.evaluate(v, q.Expect)
 		o.Client = VariantLabel(client, v.Strategy)
 		out = append(out, withQuery(o, q, qi))
 	}
 	return out
+}
+
+// single returns the one-outcome slice of o: one, when given.
+func single(o Outcome, one []Outcome) []Outcome {
+	if one == nil {
+		return []Outcome{o}
+	}
+	one[0] = o
+	return one
 }
 
 func withQuery(o Outcome, q *corpus.Query, qi int) Outcome {
@@ -212,8 +235,9 @@ func withQuery(o Outcome, q *corpus.Query, qi int) Outcome {
 	return o
 }
 
-// assemble orders the rows and outcomes and computes the metrics.
-func assemble(cells [][]Outcome, cols []column, qs *corpus.QuerySet, opts Options) *Report {
+// assemble orders the rows and outcomes and computes the metrics. flat
+// holds the cells of a single outcome (Run).
+func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.QuerySet, opts Options) *Report {
 	nq, ns := len(qs.Queries), len(cols)
 	// Rows: per simulator, its primary row, then its variant rows in the
 	// order they first appear, scanning queries in file order.
@@ -246,23 +270,37 @@ func assemble(cells [][]Outcome, cols []column, qs *corpus.QuerySet, opts Option
 	for _, c := range cells {
 		nout += len(c)
 	}
-	rep.Outcomes = make([]Outcome, 0, nout)
-	byRow := make([][]*Outcome, len(labels))
-	for qi := 0; qi < nq; qi++ {
-		start := len(rep.Outcomes)
-		for si := 0; si < ns; si++ {
-			rep.Outcomes = append(rep.Outcomes, cells[qi*ns+si]...)
+	if nout == len(flat) && len(labels) == ns {
+		// One outcome per cell, each in flat, and one row per column, in
+		// column order: flat is already query-major in label order.
+		rep.Outcomes = flat
+	} else {
+		rep.Outcomes = make([]Outcome, 0, nout)
+		for qi := 0; qi < nq; qi++ {
+			start := len(rep.Outcomes)
+			for si := 0; si < ns; si++ {
+				rep.Outcomes = append(rep.Outcomes, cells[qi*ns+si]...)
+			}
+			// Within a query, rows in label order.
+			part := rep.Outcomes[start:]
+			sort.SliceStable(part, func(a, b int) bool { return rowOf[part[a].Client] < rowOf[part[b].Client] })
 		}
-		// Within a query, rows in label order.
-		part := rep.Outcomes[start:]
-		sort.SliceStable(part, func(a, b int) bool { return rowOf[part[a].Client] < rowOf[part[b].Client] })
 	}
 	if rep.Outcomes == nil {
 		rep.Outcomes = []Outcome{}
 	}
+	perRow := make([]int, len(labels))
+	for i := range rep.Outcomes {
+		perRow[rowOf[rep.Outcomes[i].Client]]++
+	}
+	byRow := make([][]*Outcome, len(labels))
+	for r, n := range perRow {
+		byRow[r] = make([]*Outcome, 0, n)
+	}
 	for i := range rep.Outcomes {
 		o := &rep.Outcomes[i]
-		byRow[rowOf[o.Client]] = append(byRow[rowOf[o.Client]], o)
+		r := rowOf[o.Client]
+		byRow[r] = append(byRow[r], o)
 	}
 	rep.Clients = make([]ClientMetrics, len(labels))
 	for i, l := range labels {

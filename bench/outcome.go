@@ -95,9 +95,40 @@ type group struct {
 // of slots (p·n) and for comparisons with 0 and 1.
 const epsilon = 1e-9
 
+// scorer is one worker's scratch for scoring (evaluate), reused outcome
+// after outcome: what an Outcome keeps is copied out of it at its exact
+// size, so that a run of thousands of searches allocates little besides
+// the outcomes themselves.
+type scorer struct {
+	first  firstHits
+	groups []group
+	dist   []float64
+	above  []corpus.ToolID
+	// hits is the buffer the worker's searches may return their hits in
+	// (search.Query.Hits); the hits are read before the next search.
+	hits []search.Hit
+}
+
+// keepHits grows the hits buffer to hold as many hits as the last search
+// returned, up to maxBufferedHits (a bigger result allocates its own).
+func (sc *scorer) keepHits(hits []search.Hit) {
+	if n := len(hits); n > cap(sc.hits) && n <= maxBufferedHits {
+		sc.hits = make([]search.Hit, 0, n)
+	}
+}
+
+// maxBufferedHits bounds the hits buffer of a worker.
+const maxBufferedHits = 1024
+
 // evaluate scores one Result against the expected tools. It is the
 // arithmetic of the package doc, section "One outcome".
 func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
+	var sc scorer
+	return sc.evaluate(r, expect)
+}
+
+// evaluate is evaluate with sc's scratch.
+func (sc *scorer) evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 	o := Outcome{
 		Client:      r.Client,
 		Strategy:    r.Strategy,
@@ -110,7 +141,8 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 	}
 	// Per expected tool: its first hit (a client may list a tool twice;
 	// the first listing is the one the model meets first).
-	first := newFirstHits(expect)
+	first := &sc.first
+	first.reset(expect)
 	for _, h := range r.Hits {
 		if validHit(h) {
 			first.see(h)
@@ -124,7 +156,8 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 		}
 		o.Tools = append(o.Tools, t)
 	}
-	groups := tieGroups(r.Hits, first)
+	groups := tieGroups(r.Hits, first, sc.groups[:0])
+	sc.groups = groups
 
 	// Found-all: the product over groups of P(all of the group's expected
 	// tools are shown); an expected tool that is not a hit is never shown.
@@ -142,7 +175,7 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 
 	// The distribution of the first shown expected tool's position.
 	none := 1.0 // P(no expected tool shown so far)
-	var dist []float64
+	dist := sc.dist[:0]
 	add := func(pos int, p float64) {
 		for len(dist) < pos {
 			dist = append(dist, 0)
@@ -187,10 +220,13 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 	if len(dist) > 0 {
 		o.PAt1 = dist[0]
 	}
-	for i := range dist {
-		dist[i] = round(dist[i])
+	sc.dist = dist
+	if len(dist) > 0 {
+		o.Dist = make([]float64, len(dist))
+		for i := range dist {
+			o.Dist[i] = round(dist[i])
+		}
 	}
-	o.Dist = dist
 	o.PWithinLimit = round(found)
 	o.Found = o.PWithinLimit == 1
 	o.PAt1, o.RR, o.MeanRank = round(o.PAt1), round(o.RR), round(o.MeanRank)
@@ -203,7 +239,10 @@ func evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 			break
 		}
 	}
-	o.OutrankedBy = outranked(r, o.Rank)
+	sc.above = outranked(r, o.Rank, sc.above[:0])
+	if len(sc.above) > 0 {
+		o.OutrankedBy = slices.Clone(sc.above)
+	}
 	return o
 }
 
@@ -254,10 +293,17 @@ type firstHit struct {
 
 const manyExpected = 16
 
-func newFirstHits(expect []corpus.ToolID) *firstHits {
-	f := &firstHits{slots: make([]firstHit, 0, len(expect))}
+// reset empties f for the expected tools expect, keeping its memory.
+func (f *firstHits) reset(expect []corpus.ToolID) {
+	f.slots, f.found = f.slots[:0], 0
 	if len(expect) > manyExpected {
-		f.index = make(map[corpus.ToolID]int, len(expect))
+		if f.index == nil {
+			f.index = make(map[corpus.ToolID]int, len(expect))
+		} else {
+			clear(f.index)
+		}
+	} else if f.index != nil {
+		f.index = nil
 	}
 	for _, id := range expect {
 		if f.find(id) < 0 {
@@ -267,7 +313,6 @@ func newFirstHits(expect []corpus.ToolID) *firstHits {
 			f.slots = append(f.slots, firstHit{id: id})
 		}
 	}
-	return f
 }
 
 // find returns id's slot, or -1.
@@ -303,11 +348,11 @@ func (f *firstHits) get(id corpus.ToolID) (search.Hit, bool) {
 }
 
 // tieGroups groups the hits by their (Rank, RankWorst) range, in rank
-// order, counting the expected tools (their first listings) in each.
-func tieGroups(hits []search.Hit, expected *firstHits) []group {
+// order, counting the expected tools (their first listings) in each. It
+// appends the groups to gs, which must be empty.
+func tieGroups(hits []search.Hit, expected *firstHits, gs []group) []group {
 	type key struct{ first, last int }
 	var idx map[key]int // past a few groups
-	gs := make([]group, 0, min(len(hits), maxRank))
 	lookup := func(k key) (int, bool) {
 		if n := len(gs); n > 0 && gs[n-1].first == k.first && gs[n-1].last == k.last {
 			return n - 1, true // hits come in rank order
@@ -382,14 +427,14 @@ func (g group) pAllShown() float64 {
 	return p
 }
 
-// outranked lists the tools above rank (their worst rank is better), or
-// when rank is 0 the tools shown, capped at max(limit, 10).
-func outranked(r search.Result, rank int) []corpus.ToolID {
+// outranked appends to out, which must be empty, the tools above rank
+// (their worst rank is better), or when rank is 0 the tools shown, capped
+// at max(limit, 10).
+func outranked(r search.Result, rank int, out []corpus.ToolID) []corpus.ToolID {
 	max := r.Limit
 	if max < 10 {
 		max = 10
 	}
-	var out []corpus.ToolID
 	var seen map[corpus.ToolID]bool // past manyExpected tools; a scan before
 	for _, h := range r.Hits {
 		if len(out) == max {

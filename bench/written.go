@@ -28,7 +28,7 @@ func writerName(col column) string {
 // counts as found when any call shows an expected tool (package doc,
 // "Written calls"). No call is an outcome of its own (NoCall), counted as
 // not found and never replaced by the query text.
-func writtenOutcomes(ctx context.Context, col column, q *corpus.Query, qi int) []Outcome {
+func writtenOutcomes(ctx context.Context, col column, q *corpus.Query, qi int, sc *scorer) []Outcome {
 	wr, ok := col.sim.(search.Writable)
 	if !ok {
 		o := errorOutcome(col.label, q, fmt.Errorf("%s: %w", col.sim.Client(), writer.ErrNotWritable))
@@ -57,7 +57,7 @@ func writtenOutcomes(ctx context.Context, col column, q *corpus.Query, qi int) [
 			primary = append(primary, errorOutcome(col.label, q, err))
 			continue
 		}
-		outs := outcomes(col, res, nil, q, qi)
+		outs := outcomes(col, res, nil, q, qi, sc, nil)
 		primary = append(primary, outs[0])
 		variants = append(variants, outs[1:])
 	}

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"index/suffixarray"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -246,10 +247,30 @@ type index struct {
 	full          spanText // built only for a term with white space (never from a query)
 	desc, hint    *wordText
 
+	// cache holds each cached term's postings as a place in chunks, where
+	// they are laid end to end (a small map value, and no allocation per
+	// term); a list longer than postChunk has a chunk of its own.
 	mu      sync.RWMutex
-	cache   map[string][]posting
+	cache   map[string]postRef
+	chunks  [][]posting
 	cached  int       // postings held by cache
-	scratch sync.Pool // *[]uint8 of len(es)
+	scratch sync.Pool // *postScratch
+}
+
+// postRef is where a cached term's postings are: chunks[chunk][start:][:n].
+type postRef struct {
+	chunk, start uint16
+	n            uint32
+}
+
+// postChunk is the size of a chunk of cached postings (8 KiB).
+const postChunk = 1 << 10
+
+// postScratch is one term's scratch: its flags per tool, and its postings
+// before they are cached.
+type postScratch struct {
+	flags []uint8
+	ps    []posting
 }
 
 // posting is one tool's match of a term: its points (termScore; the full
@@ -264,10 +285,11 @@ type posting struct {
 
 // Bounds of the term cache: terms longer than maxCachedTerm bytes are not
 // kept, and nothing more is kept once it holds maxCachedPostings postings
-// (8 bytes each).
+// (8 bytes each) or would need more than maxChunks chunks.
 const (
 	maxCachedTerm     = 64
 	maxCachedPostings = 1 << 20
+	maxChunks         = 1 << 16 // postRef.chunk
 )
 
 func newIndex(es []*entry) *index {
@@ -278,9 +300,9 @@ func newIndex(es []*entry) *index {
 		coarse: newSpanText(n, func(i int) []string { return es[i].coarse }),
 		desc:   newWordText(n, func(i int) (string, bool, bool) { return es[i].desc, true, es[i].descFold }),
 		hint:   newWordText(n, func(i int) (string, bool, bool) { return es[i].hint, es[i].hasHint, false }),
-		cache:  map[string][]posting{},
+		cache:  map[string]postRef{},
 	}
-	ix.scratch.New = func() any { b := make([]uint8, n); return &b }
+	ix.scratch.New = func() any { return &postScratch{flags: make([]uint8, n)} }
 	return ix
 }
 
@@ -288,36 +310,69 @@ func newIndex(es []*entry) *index {
 // in pool order. The slice is shared: callers must not modify it.
 func (ix *index) postings(term string) []posting {
 	ix.mu.RLock()
-	ps, ok := ix.cache[term]
+	ref, ok := ix.cache[term]
+	var ps []posting
+	if ok && ref.n > 0 {
+		ps = ix.chunks[ref.chunk][ref.start:][:ref.n]
+	}
 	ix.mu.RUnlock()
 	if ok {
 		return ps
 	}
-	bp := ix.scratch.Get().(*[]uint8)
-	flags := *bp
-	ix.flags(term, flags)
-	cnt := 0
-	for _, f := range flags {
-		if f != 0 {
-			cnt++
-		}
-	}
-	ps = make([]posting, 0, cnt)
-	for i, f := range flags {
+	sc := ix.scratch.Get().(*postScratch)
+	defer ix.scratch.Put(sc)
+	ix.flags(term, sc.flags)
+	ps = sc.ps[:0]
+	for i, f := range sc.flags {
 		if f != 0 {
 			ps = append(ps, posting{int32(i), uint8(termScore(ix.es[i], f, 1)), f&requiredMask != 0})
 		}
 	}
-	ix.scratch.Put(bp)
+	sc.ps = ps[:0]
 	if len(term) <= maxCachedTerm {
 		ix.mu.Lock()
-		if _, ok := ix.cache[term]; !ok && ix.cached+len(ps) <= maxCachedPostings {
-			ix.cache[term] = ps
-			ix.cached += len(ps)
+		defer ix.mu.Unlock()
+		if ref, ok := ix.cache[term]; ok {
+			if ref.n == 0 {
+				return nil
+			}
+			return ix.chunks[ref.chunk][ref.start:][:ref.n]
 		}
-		ix.mu.Unlock()
+		if ix.cached+len(ps) <= maxCachedPostings {
+			if kept, ok := ix.keep(ps); ok {
+				// term may be cut from a query's scratch (keyword): a copy.
+				ix.cache[strings.Clone(term)] = kept
+				ix.cached += len(ps)
+				if kept.n == 0 {
+					return nil
+				}
+				return ix.chunks[kept.chunk][kept.start:][:kept.n]
+			}
+		}
 	}
-	return ps
+	if len(ps) == 0 {
+		return nil
+	}
+	return slices.Clone(ps)
+}
+
+// keep copies ps into the chunks (ix.mu held), reporting false when the
+// chunks are full.
+func (ix *index) keep(ps []posting) (postRef, bool) {
+	if len(ps) == 0 {
+		return postRef{}, true
+	}
+	last := len(ix.chunks) - 1
+	if len(ps) > postChunk || last < 0 || len(ix.chunks[last])+len(ps) > postChunk {
+		if len(ix.chunks) == maxChunks {
+			return postRef{}, false
+		}
+		ix.chunks = append(ix.chunks, make([]posting, 0, max(postChunk, len(ps))))
+		last++
+	}
+	start := len(ix.chunks[last])
+	ix.chunks[last] = append(ix.chunks[last], ps...)
+	return postRef{chunk: uint16(last), start: uint16(start), n: uint32(len(ps))}, true
 }
 
 // flags computes every tool's match flags for one lowercased term.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/ojson"
@@ -53,14 +54,17 @@ type Simulator struct {
 	idx       *index
 	queries   atomic.Int64
 	scorePool sync.Pool // *scoreState
-	// byID, exact and exactLower are built on first use (mapsOnce):
-	// exact and exactLower map a name (lowercased) to the first tool with
-	// it, deferred pool first, then the whole pool (spec §1 step 1). The
-	// first few name lookups scan the pool instead (findName), which is
-	// all a single `rank` needs.
+	client    string    // Client().String()
+	// byID is built on first use (mapsOnce), and so are exact and
+	// exactLower (namesOnce): the deferred pool then the whole pool,
+	// stably sorted by name (lowercased), so that a binary search finds
+	// the first tool with a name, deferred pool first (spec §1 step 1).
+	// The first few name lookups scan the pool instead (findName), which
+	// is all a single `rank` needs.
 	mapsOnce          sync.Once
 	byID              map[corpus.ToolID]*entry
-	exact, exactLower map[string]*entry
+	namesOnce         sync.Once
+	exact, exactLower []*entry
 	lookups           atomic.Int64
 	problems          []corpus.Diagnostic
 	notes             []string
@@ -86,6 +90,7 @@ var (
 func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 	pool, probs := buildPool(cat, prof, opts)
 	s := &Simulator{prof: prof, opts: opts, pool: pool}
+	s.client = s.Client().String()
 	s.scorePool.New = func() any { return &scoreState{} }
 	ndeferred := 0
 	for _, e := range pool {
@@ -129,7 +134,7 @@ func New(cat *corpus.Catalog, prof Profile, opts Options) *Simulator {
 	return s
 }
 
-// maps builds byID, exact and exactLower once.
+// maps builds byID once.
 func (s *Simulator) maps() {
 	s.mapsOnce.Do(func() {
 		s.byID = make(map[corpus.ToolID]*entry, len(s.pool))
@@ -138,18 +143,28 @@ func (s *Simulator) maps() {
 				s.byID[e.id] = e
 			}
 		}
-		s.exact, s.exactLower = make(map[string]*entry, len(s.pool)), make(map[string]*entry, len(s.pool))
-		for _, list := range [][]*entry{s.deferred, s.pool} {
-			for _, e := range list {
-				if _, ok := s.exact[e.name]; !ok {
-					s.exact[e.name] = e
-				}
-				if _, ok := s.exactLower[e.lower]; !ok {
-					s.exactLower[e.lower] = e
-				}
-			}
-		}
 	})
+}
+
+// names builds exact and exactLower once.
+func (s *Simulator) names() {
+	s.namesOnce.Do(func() {
+		all := make([]*entry, 0, 2*(len(s.deferred)+len(s.pool)))
+		all = append(append(all, s.deferred...), s.pool...)
+		s.exact = all
+		s.exactLower = append(all[len(all):], all...)
+		slices.SortStableFunc(s.exact, func(a, b *entry) int { return strings.Compare(a.name, b.name) })
+		slices.SortStableFunc(s.exactLower, func(a, b *entry) int { return strings.Compare(a.lower, b.lower) })
+	})
+}
+
+// firstNamed returns the first of the sorted list whose key is name.
+func firstNamed(list []*entry, name string, key func(*entry) string) *entry {
+	i, ok := slices.BinarySearchFunc(list, name, func(e *entry, name string) int { return strings.Compare(key(e), name) })
+	if !ok {
+		return nil
+	}
+	return list[i]
 }
 
 // scanLookups is how many name lookups scan the pool before the maps are
@@ -160,11 +175,11 @@ const scanLookups = 4
 // name is name), deferred pool first, then the whole pool (spec §1 step 1).
 func (s *Simulator) findName(name string, lower bool) *entry {
 	if s.lookups.Add(1) > scanLookups {
-		s.maps()
+		s.names()
 		if lower {
-			return s.exactLower[name]
+			return firstNamed(s.exactLower, name, func(e *entry) string { return e.lower })
 		}
-		return s.exact[name]
+		return firstNamed(s.exact, name, func(e *entry) string { return e.name })
 	}
 	for _, list := range [][]*entry{s.deferred, s.pool} {
 		for _, e := range list {
@@ -196,8 +211,12 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	if limit <= 0 {
 		limit = DefaultMaxResults
 	}
-	res := search.Result{Client: s.Client().String(), Limit: limit}
+	res := search.Result{Client: s.client, Limit: limit}
 	text, _ := search.SliceUTF16(q.Text, maxQueryLen)
+	// The query's scratch: hits and scores below may live in it until
+	// Search returns.
+	st := s.scorePool.Get().(*scoreState)
+	defer s.scorePool.Put(st)
 
 	var hits []*entry
 	var why [][]string
@@ -211,10 +230,14 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		matched = len(hits)
 		note = fmt.Sprintf("select: %d of %d %s found; max_results does not apply", len(hits), len(names), plural(len(names), "name", "names"))
 	} else {
-		hits, scores, why, note, matched = s.keyword(text, limit, !q.Brief)
+		hits, scores, why, note, matched = s.keyword(text, limit, !q.Brief, st)
 	}
 
-	res.Hits = make([]search.Hit, len(hits))
+	if q.Hits != nil && cap(q.Hits) >= len(hits) {
+		res.Hits = q.Hits[:len(hits)] // the caller's buffer (search.Query.Hits)
+	} else {
+		res.Hits = make([]search.Hit, len(hits))
+	}
 	for i, e := range hits {
 		h := search.Hit{Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1, Tool: e.id, Name: e.name}
 		if why != nil {
@@ -329,13 +352,15 @@ func (s *Simulator) selectTools(names []string) ([]*entry, [][]string) {
 }
 
 // keyword is spec §1 "Keyword search". explained asks for the hits' Why
-// (nil otherwise).
-func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*entry, scores []int, why [][]string, note string, matched int) {
+// (nil otherwise). The hits and scores returned may be st's, and ql, the
+// lowercased query the terms are cut from, too: nothing of it is kept
+// past the query (the term cache clones its keys).
+func (s *Simulator) keyword(text string, limit int, explained bool, st *scoreState) (hits []*entry, scores []int, why [][]string, note string, matched int) {
 	q := search.JSTrim(text)
 	if q == "" {
 		return nil, nil, nil, "", 0
 	}
-	ql := jsLower(q)
+	ql := st.lower(q)
 	// Step 1: exact name, case-sensitive then case-insensitive (2.1.88:
 	// case-insensitive only), deferred pool first, then every tool.
 	var e *entry
@@ -373,14 +398,15 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 	var termBuf [maxTerms]string
 	terms, nreq := parseTerms(ql, &termBuf)
 	var top topK
-	top.init(limit)
+	top.init(limit, st.items[:0])
 	if s.queries.Add(1) == 1 {
 		matched = s.scanScore(terms, nreq, &top)
 	} else {
-		matched = s.indexScore(terms, nreq, &top)
+		matched = s.indexScore(terms, nreq, &top, st)
 	}
 	found := top.result()
-	hits, scores = make([]*entry, 0, len(found)), make([]int, 0, len(found))
+	st.items = top.items[:0]
+	hits, scores = st.hits[:0], st.scores[:0]
 	for _, f := range found {
 		e := s.deferred[f.i]
 		hits = append(hits, e)
@@ -389,6 +415,7 @@ func (s *Simulator) keyword(text string, limit int, explained bool) (hits []*ent
 			why = append(why, explain(e, terms, nreq))
 		}
 	}
+	st.hits, st.scores = hits[:0], scores[:0]
 	return hits, scores, why, "", matched
 }
 
@@ -425,11 +452,9 @@ tools:
 // nothing. A term never holds white space, so the full signal is set only
 // with the part signal (see index.flags) and never scores: a term's points
 // do not depend on the running total and can be added in any order.
-func (s *Simulator) indexScore(terms []string, nreq int, top *topK) (matched int) {
+func (s *Simulator) indexScore(terms []string, nreq int, top *topK, st *scoreState) (matched int) {
 	s.idxOnce.Do(func() { s.idx = newIndex(s.deferred) })
 	n := len(s.deferred)
-	st := s.scorePool.Get().(*scoreState)
-	defer s.scorePool.Put(st)
 	if len(st.score) != n {
 		st.score, st.req = make([]int32, n), make([]uint8, n)
 	}
@@ -461,10 +486,43 @@ func (s *Simulator) indexScore(terms []string, nreq int, top *topK) (matched int
 	return matched
 }
 
-// scoreState is one indexed query's per-tool scratch.
+// scoreState is one query's scratch (Search), kept in Simulator.scorePool
+// from query to query.
 type scoreState struct {
-	score []int32
+	score []int32 // per deferred tool (indexScore)
 	req   []uint8 // required terms matched so far, in order
+	// The keyword search's best items, hits and scores, and the buffer of
+	// the lowercased query (lower).
+	items  []scored
+	hits   []*entry
+	scores []int
+	low    []byte
+}
+
+// lower is jsLower(q), in st's buffer when q is ASCII: valid only until
+// st's next query.
+func (st *scoreState) lower(q string) string {
+	upper := false
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c >= utf8.RuneSelf {
+			return jsLower(q)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return q
+	}
+	b := st.low[:0]
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	st.low = b
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 type scored struct{ i, score int }
@@ -479,10 +537,12 @@ type topK struct {
 	all   bool
 }
 
-func (t *topK) init(k int) {
+// init empties t for the k best, its items in buf (empty, reused).
+func (t *topK) init(k int, buf []scored) {
 	t.k = k
 	t.all = k > 64
-	if !t.all {
+	t.items = buf
+	if !t.all && cap(buf) < k {
 		t.items = make([]scored, 0, k)
 	}
 }

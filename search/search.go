@@ -33,6 +33,13 @@ type Query struct {
 	// may then leave Shown, Notes, Extra and the hits' Why, Score and Extra
 	// empty; every field it does fill must be what it is without Brief.
 	Brief bool
+	// Hits, when it has capacity, is the caller's buffer for the result's
+	// hits: a simulator may return them in its array (as
+	// append(Hits[:0], …)), so that a caller searching many times, like
+	// bench, reuses one buffer instead of allocating one per search. The
+	// caller must not use the buffer again while it still reads that
+	// result. A simulator may also ignore it.
+	Hits []Hit
 }
 
 // Hit is one tool in a result.
