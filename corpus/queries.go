@@ -1,18 +1,21 @@
 package corpus
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Query is one labelled query: the text a user (or model) would search for
@@ -40,7 +43,12 @@ func LoadQueries(path string, cat *Catalog) (*QuerySet, error) {
 		return nil, &LoadError{File: path, Err: err}
 	}
 	defer f.Close()
-	return ParseQueries(path, f, cat)
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < math.MaxInt32 {
+		size = int(fi.Size())
+	}
+	data, err := readAll(f, size)
+	return parseQueries(path, data, err, cat)
 }
 
 // MaxQueryLine bounds one line of a query file (10 MiB, the newline not
@@ -51,38 +59,83 @@ const MaxQueryLine = 10 << 20
 // skipped; blank lines and lines starting with '#' or "//" are skipped.
 // Every other line must be a JSON object of at most MaxQueryLine bytes.
 // Every error names file, line and field.
+//
+// The whole input is read into one string that the queries' texts, tags
+// and expect entries are cut from (only a string with a JSON escape is a
+// copy), and queries with the same tags as the query before them share
+// its Tags map: treat a Query's fields as read-only.
 func ParseQueries(file string, r io.Reader, cat *Catalog) (*QuerySet, error) {
-	res := NewResolver(cat)
-	qs := &QuerySet{Source: file}
-	sc := bufio.NewScanner(r)
-	// The scanner's limit is the line plus its "\r\n".
-	sc.Buffer(make([]byte, 64<<10), MaxQueryLine+2)
-	line := 0
-	for sc.Scan() {
-		line++
-		raw := sc.Bytes()
-		if line == 1 {
-			raw = bytes.TrimPrefix(raw, utf8BOM)
+	data, err := readAll(r, 0)
+	return parseQueries(file, data, err, cat)
+}
+
+// readAll reads r to its end, into one buffer of size+1 bytes when r has
+// size bytes; err is the error that stopped it, if not io.EOF, with the
+// bytes read until then.
+func readAll(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, max(size+1, 512))
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
 		}
-		if len(bytes.TrimSuffix(raw, []byte("\r"))) > MaxQueryLine {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// parseQueries parses data, the input read until readErr (a failed read
+// is reported after the lines read, on the line after them).
+func parseQueries(file string, data []byte, readErr error, cat *Catalog) (*QuerySet, error) {
+	// The strings of the queries are cut from text, which owns data.
+	text := unsafe.String(unsafe.SliceData(data), len(data))
+	lines := strings.Count(text, "\n") + 1
+	p := queryParser{file: file, res: NewResolver(cat)}
+	// A query usually expects one tool: the first slabs hold one per line.
+	p.raws.next, p.ids.next = min(lines, 1<<14), min(lines, 1<<14)
+	qs := &QuerySet{Source: file, Queries: make([]Query, 0, lines)}
+	line := 0
+	for rest := text; len(rest) > 0; {
+		// bufio.ScanLines: up to '\n', one '\r' before it dropped; the
+		// last line needs no '\n'.
+		raw, full := rest, len(rest)
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			raw, full, rest = rest[:i], i, rest[i+1:]
+		} else {
+			rest = ""
+		}
+		raw = strings.TrimSuffix(raw, "\r")
+		line++
+		if line == 1 {
+			raw = strings.TrimPrefix(raw, "\xef\xbb\xbf") // utf8BOM
+		}
+		// A line of more than MaxQueryLine+1 bytes before its '\n' did not
+		// fit in the line buffer of earlier versions (the line, '\r' and
+		// '\n'), whatever it held: the same error.
+		if full > MaxQueryLine+1 || len(strings.TrimSuffix(raw, "\r")) > MaxQueryLine {
 			return nil, tooLong(file, line)
 		}
-		text := bytes.TrimSpace(raw)
-		if len(text) == 0 || text[0] == '#' || bytes.HasPrefix(text, []byte("//")) {
+		t := strings.TrimSpace(raw)
+		if len(t) == 0 || t[0] == '#' || strings.HasPrefix(t, "//") {
 			continue
 		}
-		indent := len(raw) - len(bytes.TrimLeftFunc(raw, unicode.IsSpace))
-		q, err := parseQueryLine(file, line, indent, text, res)
+		indent := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
+		q, err := p.line(line, indent, t)
 		if err != nil {
 			return nil, err
 		}
 		qs.Queries = append(qs.Queries, q)
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, tooLong(file, line+1)
-		}
-		return nil, &LoadError{File: file, Line: line + 1, Err: err}
+	if readErr != nil {
+		return nil, &LoadError{File: file, Line: line + 1, Err: readErr}
+	}
+	if len(qs.Queries) == 0 {
+		qs.Queries = nil
 	}
 	return qs, nil
 }
@@ -92,121 +145,216 @@ func tooLong(file string, line int) error {
 		Err: fmt.Errorf("line is longer than %d bytes (%d MiB), the limit for one query line", MaxQueryLine, MaxQueryLine>>20)}
 }
 
-// parseQueryLine parses one line's text, which starts at byte indent of the
-// line (for the column of a syntax error).
-func parseQueryLine(file string, line, indent int, text []byte, res *Resolver) (Query, error) {
+// queryParser is ParseQueries' state: the expect lists of all queries are
+// carved from shared slabs, and the last query's tags are kept to share
+// its map with the next query when it has the same tags.
+type queryParser struct {
+	file     string
+	res      *Resolver
+	fields   queryFieldsBuf
+	raws     slab[string]
+	ids      slab[ToolID]
+	found    []ToolID // one query's resolved expect entries
+	lastTags map[string]string
+}
+
+// line parses one line's text, which starts at byte indent of the line
+// (for the column of a syntax error).
+func (p *queryParser) line(line, indent int, text string) (Query, error) {
 	bad := func(field string, err error) error {
-		return &LoadError{File: file, Line: line, Field: field, Err: err}
+		return &LoadError{File: p.file, Line: line, Field: field, Err: err}
 	}
-	q := Query{File: file, Line: line}
-	if !fastQueryFields(text, &q) {
-		if err := queryFields(file, line, indent, text, &q); err != nil {
+	q := Query{File: p.file, Line: line}
+	if !p.fast(text, &q) {
+		var err error
+		if q.Text, q.ExpectRaw, q.Tags, err = queryFields(p.file, line, indent, []byte(text)); err != nil {
 			return Query{}, err
 		}
+		p.lastTags = nil
 	}
 	if strings.TrimSpace(q.Text) == "" {
 		return Query{}, bad("query", errors.New("is empty"))
 	}
+	p.found = p.found[:0]
 	for i, e := range q.ExpectRaw {
-		id, err := res.Resolve(e)
+		id, err := p.res.Resolve(e)
 		if err != nil {
 			return Query{}, bad(fmt.Sprintf("expect[%d]", i), err)
 		}
-		if !slices.Contains(q.Expect, id) { // a handful: no map
-			q.Expect = append(q.Expect, id)
+		if !slices.Contains(p.found, id) { // a handful: no map
+			p.found = append(p.found, id)
 		}
+	}
+	if len(p.found) > 0 {
+		q.Expect = p.ids.carve(p.found)
 	}
 	return q, nil
 }
 
+// fast reads a line by fastQueryFields into q, reporting whether it could.
+func (p *queryParser) fast(text string, q *Query) bool {
+	f := &p.fields
+	if !fastQueryFields(text, f) {
+		return false
+	}
+	q.Text = f.text
+	if f.hasExpect {
+		q.ExpectRaw = p.raws.carve(f.expect)
+	}
+	q.Tags = p.tagMap(f.tags)
+	return true
+}
+
+// tagMap returns the map of tags, the last query's when it holds the same.
+func (p *queryParser) tagMap(tags []tag) map[string]string {
+	if len(tags) == 0 {
+		return nil
+	}
+	if m := p.lastTags; len(m) == len(tags) {
+		same := true
+		for _, t := range tags {
+			if v, ok := m[t.key]; !ok || v != t.value {
+				same = false
+				break
+			}
+		}
+		if same {
+			return m
+		}
+	}
+	m := make(map[string]string, len(tags))
+	for _, t := range tags {
+		m[t.key] = t.value
+	}
+	p.lastTags = m
+	return m
+}
+
+// slab hands out exact-size slices of a shared array, so that thousands of
+// short lists cost a few allocations.
+type slab[T any] struct {
+	free []T
+	next int // size of the next array (at least 64), doubled after each
+}
+
+// carve returns a copy of items (non-nil, of capacity len(items)).
+func (s *slab[T]) carve(items []T) []T {
+	if len(items) == 0 {
+		return []T{}
+	}
+	if cap(s.free)-len(s.free) < len(items) {
+		s.next = max(s.next, 64)
+		s.free = make([]T, 0, max(s.next, len(items)))
+		s.next = min(2*s.next, 1<<14)
+	}
+	start := len(s.free)
+	s.free = append(s.free, items...)
+	return s.free[start:len(s.free):len(s.free)]
+}
+
 // queryFields reads a line's query, expect and tags with encoding/json
 // (any line; the errors name the field).
-func queryFields(file string, line, indent int, text []byte, q *Query) error {
+func queryFields(file string, line, indent int, text []byte) (query string, expect []string, tags map[string]string, err error) {
 	bad := func(field string, err error) error {
 		return &LoadError{File: file, Line: line, Field: field, Err: err}
 	}
 	var obj map[string]json.RawMessage
-	err := json.Unmarshal(text, &obj)
+	err = json.Unmarshal(text, &obj)
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return &LoadError{File: file, Line: line, Column: indent + int(se.Offset),
+		return "", nil, nil, &LoadError{File: file, Line: line, Column: indent + int(se.Offset),
 			Err: fmt.Errorf("invalid JSON: %v", se)}
 	case text[0] != '{':
-		return bad("", fmt.Errorf("the line is %s, not a JSON object like {\"query\": \"...\", \"expect\": [\"server/tool\"]}", jsonKind(text)))
+		return "", nil, nil, bad("", fmt.Errorf("the line is %s, not a JSON object like {\"query\": \"...\", \"expect\": [\"server/tool\"]}", jsonKind(text)))
 	case err != nil:
-		return bad("", fmt.Errorf("not a JSON object: %v", err))
+		return "", nil, nil, bad("", fmt.Errorf("not a JSON object: %v", err))
 	}
 	raw, ok := obj["query"]
 	if !ok {
-		return bad("query", errors.New("missing"))
+		return "", nil, nil, bad("query", errors.New("missing"))
 	}
-	if err := json.Unmarshal(raw, &q.Text); err != nil {
-		return bad("query", errors.New("must be a string"))
+	if err := json.Unmarshal(raw, &query); err != nil {
+		return "", nil, nil, bad("query", errors.New("must be a string"))
 	}
-	if strings.TrimSpace(q.Text) == "" {
-		return bad("query", errors.New("is empty"))
+	if strings.TrimSpace(query) == "" {
+		return "", nil, nil, bad("query", errors.New("is empty"))
 	}
 	if raw, ok := obj["expect"]; ok {
-		if err := json.Unmarshal(raw, &q.ExpectRaw); err != nil {
-			return bad("expect", errors.New("must be an array of strings"))
+		if err := json.Unmarshal(raw, &expect); err != nil {
+			return "", nil, nil, bad("expect", errors.New("must be an array of strings"))
 		}
 	}
 	for k, v := range obj {
 		if k == "query" || k == "expect" {
 			continue
 		}
-		if q.Tags == nil {
-			q.Tags = map[string]string{}
+		if tags == nil {
+			tags = map[string]string{}
 		}
 		var s string
 		if json.Unmarshal(v, &s) == nil {
-			q.Tags[k] = s
+			tags[k] = s
 			continue
 		}
 		var buf bytes.Buffer
 		if json.Compact(&buf, v) == nil {
-			q.Tags[k] = buf.String()
+			tags[k] = buf.String()
 		} else {
-			q.Tags[k] = string(v)
+			tags[k] = string(v)
 		}
 	}
-	return nil
+	return query, expect, tags, nil
 }
 
+// queryFieldsBuf is what fastQueryFields reads from a line, in buffers
+// reused line after line.
+type queryFieldsBuf struct {
+	text      string
+	expect    []string
+	hasExpect bool
+	tags      []tag
+	keys      []string
+}
+
+// tag is one tag of a query line.
+type tag struct{ key, value string }
+
 // fastQueryFields reads the usual line without encoding/json: one object
-// whose values are strings or arrays of strings, every key and string
-// plain (valid UTF-8, no escape, no control character), no key repeated,
-// a "query" string and "expect", if present, an array. It fills q exactly
-// as queryFields would (an array tag is its compact JSON) and reports
-// whether the line had that shape; any other line is left to queryFields,
-// which also words every error. FuzzQueryLine compares the two.
-func fastQueryFields(text []byte, q *Query) bool {
-	// Every string read is cut from one copy of the line.
-	p := qscan{b: text, s: string(text)}
+// whose values are strings or arrays of strings, every key plain (valid
+// UTF-8, no escape, no control character), every string valid UTF-8 with
+// no control character and no escape but \" \\ \/ \b \f \n \r \t and
+// \uXXXX outside the surrogates, no key repeated, a "query" string and
+// "expect", if present, an array. It fills f with what queryFields would
+// read (an array tag is its compact JSON; the strings are cut from text
+// unless they hold an escape) and reports whether the line had that shape;
+// any other line is left to queryFields, which also words every error.
+// FuzzQueryLine compares the two.
+func fastQueryFields(text string, f *queryFieldsBuf) bool {
+	p := qscan{s: text}
+	f.text, f.expect, f.hasExpect, f.tags, f.keys = "", f.expect[:0], false, f.tags[:0], f.keys[:0]
 	if !p.byte('{') {
 		return false
 	}
-	var keys []string
-	var tags map[string]string
 	hasQuery := false
 	for {
-		key, ok := p.str()
-		if !ok || !p.byte(':') || slices.Contains(keys, key) {
+		key, ok := p.str(false)
+		if !ok || !p.byte(':') || slices.Contains(f.keys, key) {
 			return false
 		}
-		keys = append(keys, key)
+		f.keys = append(f.keys, key)
 		p.space()
-		if p.i < len(p.b) && p.b[p.i] == '[' {
+		if p.i < len(p.s) && p.s[p.i] == '[' {
+			start := p.i
 			p.i++
-			arr := []string{}
+			n := len(f.expect)
 			if !p.byte(']') {
 				for {
-					s, ok := p.str()
+					s, ok := p.str(true)
 					if !ok {
 						return false
 					}
-					arr = append(arr, s)
+					f.expect = append(f.expect, s)
 					if p.byte(']') {
 						break
 					}
@@ -219,25 +367,20 @@ func fastQueryFields(text []byte, q *Query) bool {
 			case "query":
 				return false
 			case "expect":
-				q.ExpectRaw = arr
+				f.hasExpect = true
 			default:
-				if tags == nil {
-					tags = map[string]string{}
-				}
-				tags[key] = compactStrings(arr)
+				f.expect = f.expect[:n] // read only to check them
+				f.tags = append(f.tags, tag{key, compactArray(p.s[start:p.i])})
 			}
 		} else {
-			s, ok := p.str()
+			s, ok := p.str(true)
 			switch {
 			case !ok || key == "expect":
 				return false
 			case key == "query":
-				q.Text, hasQuery = s, true
+				f.text, hasQuery = s, true
 			default:
-				if tags == nil {
-					tags = map[string]string{}
-				}
-				tags[key] = s
+				f.tags = append(f.tags, tag{key, s})
 			}
 		}
 		if p.byte('}') {
@@ -248,44 +391,50 @@ func fastQueryFields(text []byte, q *Query) bool {
 		}
 	}
 	p.space()
-	if p.i != len(p.b) || !hasQuery {
-		return false
-	}
-	q.Tags = tags
-	return true
+	return p.i == len(p.s) && hasQuery
 }
 
-// compactStrings is json.Compact of an array of plain strings.
-func compactStrings(arr []string) string {
-	n := 2
-	for _, s := range arr {
-		n += len(s) + 3
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '[')
-	for i, s := range arr {
-		if i > 0 {
-			b = append(b, ',')
+// compactArray is json.Compact of raw, an array of valid strings: raw
+// itself when it has no white space between its tokens.
+func compactArray(raw string) string {
+	var b []byte // nil until some white space is dropped
+	in := false  // inside a string
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			if b == nil {
+				b = append(make([]byte, 0, len(raw)), raw[:i]...)
+			}
+			continue
 		}
-		b = append(b, '"')
-		b = append(b, s...)
-		b = append(b, '"')
+		n := 1
+		switch {
+		case in && c == '\\':
+			n = 2 // and the escaped byte
+		case c == '"':
+			in = !in
+		}
+		if b != nil {
+			b = append(b, raw[i:i+n]...)
+		}
+		i += n - 1
 	}
-	return string(append(b, ']'))
+	if b == nil {
+		return raw
+	}
+	return string(b)
 }
 
-// qscan is fastQueryFields' cursor over b, whose copy s the strings read
-// are cut from.
+// qscan is fastQueryFields' cursor over s.
 type qscan struct {
-	b []byte
 	s string
 	i int
 }
 
 // space skips JSON white space.
 func (p *qscan) space() {
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
 		case ' ', '\t', '\n', '\r':
 			p.i++
 		default:
@@ -297,22 +446,24 @@ func (p *qscan) space() {
 // byte skips white space and c, reporting whether c was there.
 func (p *qscan) byte(c byte) bool {
 	p.space()
-	if p.i < len(p.b) && p.b[p.i] == c {
+	if p.i < len(p.s) && p.s[p.i] == c {
 		p.i++
 		return true
 	}
 	return false
 }
 
-// str reads a plain string (white space first): no escape, no control
-// character, valid UTF-8.
-func (p *qscan) str() (string, bool) {
+// str reads a string (white space first): valid UTF-8, no control
+// character, and, when escapes is set, the escapes fastQueryFields
+// accepts, decoded into a new string; without escapes, none.
+func (p *qscan) str(escapes bool) (string, bool) {
 	if !p.byte('"') {
 		return "", false
 	}
 	start := p.i
-	for p.i < len(p.b) {
-		c := p.b[p.i]
+	escaped := false
+	for p.i < len(p.s) {
+		c := p.s[p.i]
 		switch {
 		case c == '"':
 			s := p.s[start:p.i]
@@ -320,13 +471,79 @@ func (p *qscan) str() (string, bool) {
 			if !utf8.ValidString(s) {
 				return "", false
 			}
+			if escaped {
+				return unescape(s)
+			}
 			return s, true
-		case c == '\\' || c < 0x20:
+		case c == '\\':
+			if !escapes || p.i+1 >= len(p.s) {
+				return "", false
+			}
+			escaped = true
+			p.i += 2 // the escaped byte is checked by unescape
+			continue
+		case c < 0x20:
 			return "", false
 		}
 		p.i++
 	}
 	return "", false
+}
+
+// unescape decodes the escapes of s, a string's contents, as
+// encoding/json does; it fails on an escape fastQueryFields leaves to it
+// (an unknown one, or \u of a surrogate, which encoding/json pairs or
+// replaces).
+func unescape(s string) (string, bool) {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case '"', '\\', '/':
+			b = append(b, s[i])
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			if i+5 > len(s) {
+				return "", false
+			}
+			r := rune(0)
+			for _, h := range []byte(s[i+1 : i+5]) {
+				switch {
+				case '0' <= h && h <= '9':
+					h -= '0'
+				case 'a' <= h && h <= 'f':
+					h -= 'a' - 10
+				case 'A' <= h && h <= 'F':
+					h -= 'A' - 10
+				default:
+					return "", false
+				}
+				r = r<<4 | rune(h)
+			}
+			if utf16.IsSurrogate(r) {
+				return "", false
+			}
+			b = utf8.AppendRune(b, r)
+			i += 4
+		default:
+			return "", false
+		}
+	}
+	return string(b), true
 }
 
 // jsonKind names the kind of a valid JSON value for messages.
@@ -344,37 +561,158 @@ func jsonKind(raw []byte) string {
 	return "a JSON number"
 }
 
-// Resolver turns the ways people write a tool's name into its ToolID.
+// Resolver turns the ways people write a tool's name into its ToolID. It
+// is safe for concurrent use.
 type Resolver struct {
-	cat    *Catalog
-	byJoin map[string][]ToolID // server__tool, exact
-	byNorm map[string][]ToolID // server__tool, sanitised
-	byName map[string][]ToolID // bare tool name, exact
-	byBare map[string][]ToolID // bare tool name, sanitised
+	cat *Catalog
+	ids []ToolID // of the first definition of every tool, in catalog order
+	// The keys tools are found by, each list stably sorted by key (so a
+	// key's tools are in catalog order); the last three are built on
+	// first use (more).
+	byJoin                 []rkey // server__tool, exact
+	moreOnce               sync.Once
+	byNorm, byName, byBare []rkey // server__tool sanitised, bare tool name exact and sanitised
+	joins, names           []string
+}
+
+// rkey is one way to write ids[tool].
+type rkey struct {
+	key  string
+	tool int32
 }
 
 // NewResolver indexes the first definition of every tool in cat.
 func NewResolver(cat *Catalog) *Resolver {
-	r := &Resolver{cat: cat, byJoin: map[string][]ToolID{}, byNorm: map[string][]ToolID{},
-		byName: map[string][]ToolID{}, byBare: map[string][]ToolID{}}
+	r := &Resolver{cat: cat}
 	if cat == nil {
 		return r
 	}
-	for _, t := range cat.UniqueTools() {
-		id := t.ID()
-		join := t.Server + "__" + t.Name
-		r.byJoin[join] = append(r.byJoin[join], id)
-		r.byNorm[sanitize(join)] = append(r.byNorm[sanitize(join)], id)
-		r.byName[t.Name] = append(r.byName[t.Name], id)
-		r.byBare[sanitize(t.Name)] = append(r.byBare[sanitize(t.Name)], id)
+	tools := uniqueTools(cat)
+	// The ids and the server__tool joins, cut from one string.
+	size := 0
+	for _, t := range tools {
+		size += 2*(len(t.Server)+len(t.Name)) + len("/__")
 	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, t := range tools {
+		b.WriteString(t.Server)
+		b.WriteByte('/')
+		b.WriteString(t.Name)
+		b.WriteString(t.Server)
+		b.WriteString("__")
+		b.WriteString(t.Name)
+	}
+	all := b.String()
+	r.ids = make([]ToolID, len(tools))
+	r.joins = make([]string, len(tools))
+	r.names = make([]string, len(tools))
+	r.byJoin = make([]rkey, len(tools))
+	at := 0
+	for i, t := range tools {
+		n := len(t.Server) + 1 + len(t.Name)
+		r.ids[i] = ToolID(all[at : at+n])
+		at += n
+		n = len(t.Server) + 2 + len(t.Name)
+		r.joins[i] = all[at : at+n]
+		at += n
+		r.names[i] = t.Name
+		r.byJoin[i] = rkey{r.joins[i], int32(i)}
+	}
+	sortKeys(r.byJoin)
 	return r
+}
+
+// more builds byNorm, byName and byBare once.
+func (r *Resolver) more() {
+	r.moreOnce.Do(func() {
+		n := len(r.ids)
+		keys := make([]rkey, 3*n)
+		r.byNorm, r.byName, r.byBare = keys[:n:n], keys[n:2*n:2*n], keys[2*n:]
+		for i := range r.ids {
+			r.byNorm[i] = rkey{sanitize(r.joins[i]), int32(i)}
+			r.byName[i] = rkey{r.names[i], int32(i)}
+			r.byBare[i] = rkey{sanitize(r.names[i]), int32(i)}
+		}
+		sortKeys(r.byNorm)
+		sortKeys(r.byName)
+		sortKeys(r.byBare)
+	})
+}
+
+func sortKeys(keys []rkey) {
+	slices.SortStableFunc(keys, func(a, b rkey) int { return strings.Compare(a.key, b.key) })
+}
+
+// find returns the ids of the tools with key in keys, catalog order.
+func (r *Resolver) find(keys []rkey, key string) []rkey {
+	i, ok := slices.BinarySearchFunc(keys, key, func(k rkey, key string) int { return strings.Compare(k.key, key) })
+	if !ok {
+		return nil
+	}
+	j := i + 1
+	for j < len(keys) && keys[j].key == key {
+		j++
+	}
+	return keys[i:j]
+}
+
+// uniqueTools is cat.UniqueTools (per server, only the first tool of each
+// name), with a sort per large server instead of a map.
+func uniqueTools(cat *Catalog) []*Tool {
+	n := 0
+	for _, s := range cat.Servers {
+		n += len(s.Tools)
+	}
+	out := make([]*Tool, 0, n)
+	var order []int32
+	var dup []bool
+	for _, s := range cat.Servers {
+		ts := s.Tools
+		if len(ts) <= 16 {
+		tools:
+			for i, t := range ts {
+				for _, u := range ts[:i] {
+					if u.Name == t.Name {
+						continue tools
+					}
+				}
+				out = append(out, t)
+			}
+			continue
+		}
+		order = order[:0]
+		for i := range ts {
+			order = append(order, int32(i))
+		}
+		slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(ts[a].Name, ts[b].Name) })
+		dup = append(dup[:0], make([]bool, len(ts))...)
+		for k := 1; k < len(order); k++ {
+			if ts[order[k]].Name == ts[order[k-1]].Name {
+				dup[order[k]] = true
+			}
+		}
+		for i, t := range ts {
+			if !dup[i] {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // sanitize maps every character outside [A-Za-z0-9_] to '_', the strictest
 // of the clients' name rules (Codex), so names written with '-' or '.' as
 // '_' (Claude Code keeps '-', Codex does not) still match.
 func sanitize(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	if clean {
+		return s
+	}
 	out := make([]byte, 0, len(s))
 	for _, r := range s {
 		if r < utf8.RuneSelf && (r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
@@ -404,30 +742,35 @@ func (r *Resolver) Resolve(entry string) (ToolID, error) {
 			return "", fmt.Errorf("%q: server %q has no tool %q", entry, srv, tool)
 		}
 	}
-	try := func(ids []ToolID) (ToolID, error, bool) {
-		switch len(ids) {
+	try := func(keys []rkey) (ToolID, error, bool) {
+		switch len(keys) {
 		case 0:
 			return "", nil, false
 		case 1:
-			return ids[0], nil, true
+			return r.ids[keys[0].tool], nil, true
+		}
+		ids := make([]ToolID, len(keys))
+		for i, k := range keys {
+			ids[i] = r.ids[k.tool]
 		}
 		return "", fmt.Errorf("%q is ambiguous: it may be %s", entry, joinIDs(ids)), true
 	}
 	body := strings.TrimPrefix(entry, "mcp__")
-	for _, cand := range []string{entry, body} {
-		if id, err, ok := try(r.byJoin[cand]); ok {
+	for _, cand := range [2]string{entry, body} {
+		if id, err, ok := try(r.find(r.byJoin, cand)); ok {
 			return id, err
 		}
 	}
-	for _, cand := range []string{entry, body} {
-		if id, err, ok := try(r.byNorm[sanitize(cand)]); ok {
+	r.more()
+	for _, cand := range [2]string{entry, body} {
+		if id, err, ok := try(r.find(r.byNorm, sanitize(cand))); ok {
 			return id, err
 		}
 	}
-	if id, err, ok := try(r.byName[entry]); ok {
+	if id, err, ok := try(r.find(r.byName, entry)); ok {
 		return id, err
 	}
-	if id, err, ok := try(r.byBare[sanitize(entry)]); ok {
+	if id, err, ok := try(r.find(r.byBare, sanitize(entry))); ok {
 		return id, err
 	}
 	return "", fmt.Errorf("%q matches no tool in the catalog (write server/tool, server__tool, mcp__server__tool or a unique tool name)", entry)

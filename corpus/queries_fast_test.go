@@ -18,9 +18,20 @@ var fastLines = []struct {
 	{`{"query":"a","expect":[],"k":[]}`, true},
 	{`{"query":"  ","expect":["x"]}`, true}, // blank: "query: is empty" in both
 	{` { "query" : "a" , "expect" : [ "x" , "y" ] } `, true},
-	{`{"query":"naïve 😀 \u2028"}`, false}, // escape
+	{`{"query":"naïve 😀 \u2028"}`, true}, // escapes decoded
 	{"{\"query\":\"naïve \u2028 😀\"}", true},
-	{`{"query":"a\"b"}`, false},           // escape
+	{`{"query":"a\"b \\ \/ \b\f\n\r\t \u00e9\u00E9 \u0000"}`, true},
+	{`{"query":"\ud83d\ude00"}`, false}, // surrogates: encoding/json pairs them
+	{`{"query":"\udc00"}`, false},       // or replaces them
+	{`{"query":"a\'b"}`, false},         // not a JSON escape
+	{`{"query":"a\xb"}`, false},
+	{`{"query":"a\u12"}`, false},
+	{`{"query":"a\u12g4"}`, false},
+	{`{"query":"a\"}`, false},
+	{`{"qu\u0065ry":"a"}`, false}, // escaped key
+	{`{"query":"a","expect":["s__t\u0031"],"t":[ "x" , "y\"z" ,"\\"] ,"u":[ ],"v":["a b"]}`, true},
+	{`{"query":"a","t":["x"	,"y"]}`, true},
+	{`{"query":[]}`, false},
 	{`{"query":"a","query":"b"}`, false},  // repeated key
 	{`{"query":["a"]}`, false},            // query not a string
 	{`{"query":"a","expect":"x"}`, false}, // expect not an array
@@ -38,8 +49,8 @@ var fastLines = []struct {
 
 func TestFastQueryFields(t *testing.T) {
 	for _, c := range fastLines {
-		var q Query
-		if got := fastQueryFields([]byte(c.line), &q); got != c.fast {
+		var f queryFieldsBuf
+		if got := fastQueryFields(c.line, &f); got != c.fast {
 			t.Errorf("%s: fast %v, want %v", c.line, got, c.fast)
 		}
 		checkFastQueryLine(t, []byte(c.line))
@@ -55,10 +66,12 @@ func checkFastQueryLine(t *testing.T, text []byte) {
 		return
 	}
 	var fast, slow Query
-	if !fastQueryFields(text, &fast) {
+	var p queryParser
+	if !p.fast(string(text), &fast) {
 		return
 	}
-	err := queryFields("q.jsonl", 1, 0, text, &slow)
+	var err error
+	slow.Text, slow.ExpectRaw, slow.Tags, err = queryFields("q.jsonl", 1, 0, text)
 	if err != nil {
 		// The only error of a line the fast path reads: a blank query.
 		if strings.TrimSpace(fast.Text) != "" || !strings.HasSuffix(err.Error(), "query: is empty") {
