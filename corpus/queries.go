@@ -13,9 +13,10 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolfind/toolfind/ojson"
 )
 
 // Query is one labelled query: the text a user (or model) would search for
@@ -323,13 +324,13 @@ type tag struct{ key, value string }
 // fastQueryFields reads the usual line without encoding/json: one object
 // whose values are strings or arrays of strings, every key plain (valid
 // UTF-8, no escape, no control character), every string valid UTF-8 with
-// no control character and no escape but \" \\ \/ \b \f \n \r \t and
-// \uXXXX outside the surrogates, no key repeated, a "query" string and
-// "expect", if present, an array. It fills f with what queryFields would
-// read (an array tag is its compact JSON; the strings are cut from text
-// unless they hold an escape) and reports whether the line had that shape;
-// any other line is left to queryFields, which also words every error.
-// FuzzQueryLine compares the two.
+// no control character (JSON escapes decoded as encoding/json does), no
+// key repeated, a "query" string and "expect", if present, an array. It
+// fills f with what queryFields would read (an array tag is its compact
+// JSON; the strings are cut from text unless they hold an escape) and
+// reports whether the line had that shape; any other line is left to
+// queryFields, which also words every error. FuzzQueryLine compares the
+// two.
 func fastQueryFields(text string, f *queryFieldsBuf) bool {
 	p := qscan{s: text}
 	f.text, f.expect, f.hasExpect, f.tags, f.keys = "", f.expect[:0], false, f.tags[:0], f.keys[:0]
@@ -454,8 +455,8 @@ func (p *qscan) byte(c byte) bool {
 }
 
 // str reads a string (white space first): valid UTF-8, no control
-// character, and, when escapes is set, the escapes fastQueryFields
-// accepts, decoded into a new string; without escapes, none.
+// character, and, when escapes is set, JSON escapes, decoded as
+// encoding/json decodes them into a new string; without escapes, none.
 func (p *qscan) str(escapes bool) (string, bool) {
 	if !p.byte('"') {
 		return "", false
@@ -472,15 +473,16 @@ func (p *qscan) str(escapes bool) (string, bool) {
 				return "", false
 			}
 			if escaped {
-				return unescape(s)
+				return string(ojson.AppendUnquoted(make([]byte, 0, len(s)), s)), true
 			}
 			return s, true
 		case c == '\\':
-			if !escapes || p.i+1 >= len(p.s) {
+			n := escapeLen(p.s[p.i:])
+			if !escapes || n == 0 {
 				return "", false
 			}
 			escaped = true
-			p.i += 2 // the escaped byte is checked by unescape
+			p.i += n
 			continue
 		case c < 0x20:
 			return "", false
@@ -490,60 +492,26 @@ func (p *qscan) str(escapes bool) (string, bool) {
 	return "", false
 }
 
-// unescape decodes the escapes of s, a string's contents, as
-// encoding/json does; it fails on an escape fastQueryFields leaves to it
-// (an unknown one, or \u of a surrogate, which encoding/json pairs or
-// replaces).
-func unescape(s string) (string, bool) {
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			b = append(b, c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case '"', '\\', '/':
-			b = append(b, s[i])
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			if i+5 > len(s) {
-				return "", false
-			}
-			r := rune(0)
-			for _, h := range []byte(s[i+1 : i+5]) {
-				switch {
-				case '0' <= h && h <= '9':
-					h -= '0'
-				case 'a' <= h && h <= 'f':
-					h -= 'a' - 10
-				case 'A' <= h && h <= 'F':
-					h -= 'A' - 10
-				default:
-					return "", false
-				}
-				r = r<<4 | rune(h)
-			}
-			if utf16.IsSurrogate(r) {
-				return "", false
-			}
-			b = utf8.AppendRune(b, r)
-			i += 4
-		default:
-			return "", false
-		}
+// escapeLen is the length of the JSON escape s starts with, 0 if none.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 0
 	}
-	return string(b), true
+	switch s[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(s) < 6 {
+			return 0
+		}
+		for _, h := range []byte(s[2:6]) {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
 }
 
 // jsonKind names the kind of a valid JSON value for messages.
@@ -724,23 +692,32 @@ func sanitize(s string) string {
 	return string(out)
 }
 
+// resolveOnServer resolves the empty entry (an error) and "server/tool"
+// when cat has that server; ok says whether it did.
+func resolveOnServer(cat *Catalog, entry string) (id ToolID, err error, ok bool) {
+	if entry == "" {
+		return "", errors.New("empty tool name"), true
+	}
+	if srv, tool, found := strings.Cut(entry, "/"); found && cat != nil {
+		if s := cat.Server(srv); s != nil {
+			for _, t := range s.Tools {
+				if t.Name == tool {
+					return t.ID(), nil, true
+				}
+			}
+			return "", fmt.Errorf("%q: server %q has no tool %q", entry, srv, tool), true
+		}
+	}
+	return "", nil, false
+}
+
 // Resolve finds the tool an expect entry names: "server/tool",
 // "server__tool", "mcp__server__tool" (exactly, or with '-' and '.'
 // written as '_'), or a bare tool name unique in the catalog. An unknown or
 // ambiguous entry is an error that says which.
 func (r *Resolver) Resolve(entry string) (ToolID, error) {
-	if entry == "" {
-		return "", errors.New("empty tool name")
-	}
-	if srv, tool, ok := strings.Cut(entry, "/"); ok && r.cat != nil {
-		if s := r.cat.Server(srv); s != nil {
-			for _, t := range s.Tools {
-				if t.Name == tool {
-					return t.ID(), nil
-				}
-			}
-			return "", fmt.Errorf("%q: server %q has no tool %q", entry, srv, tool)
-		}
+	if id, err, ok := resolveOnServer(r.cat, entry); ok {
+		return id, err
 	}
 	try := func(keys []rkey) (ToolID, error, bool) {
 		switch len(keys) {

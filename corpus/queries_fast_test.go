@@ -21,9 +21,9 @@ var fastLines = []struct {
 	{`{"query":"naïve 😀 \u2028"}`, true}, // escapes decoded
 	{"{\"query\":\"naïve \u2028 😀\"}", true},
 	{`{"query":"a\"b \\ \/ \b\f\n\r\t \u00e9\u00E9 \u0000"}`, true},
-	{`{"query":"\ud83d\ude00"}`, false}, // surrogates: encoding/json pairs them
-	{`{"query":"\udc00"}`, false},       // or replaces them
-	{`{"query":"a\'b"}`, false},         // not a JSON escape
+	{`{"query":"\ud83d\ude00 \ud83d\u0041 \ude00"}`, true}, // surrogates paired, or replaced
+	{`{"query":"a","t":["\ud83d"]}`, true},
+	{`{"query":"a\'b"}`, false}, // not a JSON escape
 	{`{"query":"a\xb"}`, false},
 	{`{"query":"a\u12"}`, false},
 	{`{"query":"a\u12g4"}`, false},

@@ -88,18 +88,8 @@ func newRefResolver(cat *Catalog) *refResolver {
 }
 
 func (r *refResolver) Resolve(entry string) (ToolID, error) {
-	if entry == "" {
-		return "", errors.New("empty tool name")
-	}
-	if srv, tool, ok := strings.Cut(entry, "/"); ok && r.cat != nil {
-		if s := r.cat.Server(srv); s != nil {
-			for _, t := range s.Tools {
-				if t.Name == tool {
-					return t.ID(), nil
-				}
-			}
-			return "", fmt.Errorf("%q: server %q has no tool %q", entry, srv, tool)
-		}
+	if id, err, ok := resolveOnServer(r.cat, entry); ok {
+		return id, err
 	}
 	try := func(ids []ToolID) (ToolID, error, bool) {
 		switch len(ids) {
