@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +24,7 @@ func (e *APIError) Error() string {
 	if e.Transport != nil {
 		return e.Transport.Error()
 	}
-	return fmt.Sprintf("%d %s: %s", e.Status, http.StatusText(e.Status), e.Message)
+	return fmt.Sprintf("%d %s: %s", e.Status, statusText(e.Status), e.Message)
 }
 
 // Unwrap returns the transport failure.
@@ -47,8 +46,7 @@ func (e *APIError) retryable() bool {
 	if e.Transport != nil || e.Status == 0 {
 		return true
 	}
-	return e.Status == http.StatusRequestTimeout || e.Status == http.StatusConflict ||
-		e.Status == http.StatusTooManyRequests || e.Status >= 500
+	return e.Status == 408 || e.Status == 409 || e.Status == 429 || e.Status >= 500
 }
 
 // explain is the error a user reads: what failed and what to do. It never
@@ -65,9 +63,9 @@ func (e *APIError) explain(cfg Config, attempt int) error {
 	switch {
 	case e.Transport != nil || e.Status == 0:
 		return fmt.Errorf("model writer: %s unreachable%s: %v", where, tries, e)
-	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+	case e.Status == 401 || e.Status == 403:
 		return fmt.Errorf("model writer: the %s refused the API key (%d): check %s", where, e.Status, keyVar(cfg.API))
-	case e.Status == http.StatusNotFound:
+	case e.Status == 404:
 		return fmt.Errorf("model writer: the %s answered 404: no model %q there, or a wrong --model-url (%s)", where, cfg.Model, e.Message)
 	default:
 		return fmt.Errorf("model writer: the %s answered %d%s: %s", where, e.Status, tries, e.Message)
@@ -87,26 +85,21 @@ func keyVar(api string) string {
 func KeyVar(api string) string { return keyVar(api) }
 
 // StatusError builds an APIError from a response's status, the API's
-// message and the response's Retry-After header (resp may be nil).
-func StatusError(status int, message string, resp *http.Response) *APIError {
-	var h http.Header
-	if resp != nil {
-		h = resp.Header
-	}
+// message and the response's Retry-After header ("" when none): delay
+// seconds or an HTTP date (RFC 9110 §10.2.3), at most 60 s.
+func StatusError(status int, message, retryAfter string) *APIError {
 	e := &APIError{Status: status, Message: strings.TrimSpace(message)}
 	if e.Message == "" {
-		e.Message = http.StatusText(status)
+		e.Message = statusText(status)
 	}
 	e.Message = clip(e.Message, 300)
-	if h != nil {
-		if s := h.Get("Retry-After"); s != "" {
-			if n, err := strconv.Atoi(s); err == nil && n >= 0 {
-				e.RetryAfter = time.Duration(n) * time.Second
-			} else if t, err := http.ParseTime(s); err == nil {
-				e.RetryAfter = time.Until(t)
-			}
-			e.RetryAfter = min(max(e.RetryAfter, 0), 60*time.Second)
+	if retryAfter != "" {
+		if n, err := strconv.Atoi(retryAfter); err == nil && n >= 0 {
+			e.RetryAfter = time.Duration(n) * time.Second
+		} else if t, err := parseHTTPTime(retryAfter); err == nil {
+			e.RetryAfter = time.Until(t)
 		}
+		e.RetryAfter = min(max(e.RetryAfter, 0), 60*time.Second)
 	}
 	return e
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -52,9 +51,6 @@ type Config struct {
 	Texts map[string]search.Texts
 	// Cache, when not nil, answers repeated requests and stores new ones.
 	Cache *Cache
-	// HTTPClient, when not nil, sends the requests of the SDK backends
-	// (tests).
-	HTTPClient *http.Client
 	// Progress, when not nil, is called after every answer with the
 	// running totals; calls are serialised.
 	Progress func(Stats)

@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -68,14 +67,14 @@ func TestCacheSkipsBrokenLines(t *testing.T) {
 }
 
 func TestErrorsAreValues(t *testing.T) {
-	e := StatusError(429, "", &http.Response{Header: http.Header{"Retry-After": []string{"7"}}})
+	e := StatusError(429, "", "7")
 	assert.Equal(t, 7*time.Second, e.RetryAfter)
 	assert.Equal(t, "429 Too Many Requests: Too Many Requests", e.Error())
 	assert.True(t, e.retryable())
-	assert.False(t, StatusError(401, "x", nil).retryable())
+	assert.False(t, StatusError(401, "x", "").retryable())
 	// Retry-After is capped at 60 s; a date in the past is no wait.
-	assert.Equal(t, 60*time.Second, StatusError(503, "x", &http.Response{Header: http.Header{"Retry-After": []string{"3600"}}}).RetryAfter)
-	assert.Equal(t, time.Duration(0), StatusError(503, "x", &http.Response{Header: http.Header{"Retry-After": []string{"Wed, 21 Oct 2015 07:28:00 GMT"}}}).RetryAfter)
+	assert.Equal(t, 60*time.Second, StatusError(503, "x", "3600").RetryAfter)
+	assert.Equal(t, time.Duration(0), StatusError(503, "x", "Wed, 21 Oct 2015 07:28:00 GMT").RetryAfter)
 	eof := errors.New("EOF")
 	tr := &APIError{Transport: eof}
 	assert.True(t, tr.retryable())

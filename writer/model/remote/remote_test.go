@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -87,7 +86,7 @@ func (f *fake) Ask(ctx context.Context, req model.Request, prompt string) (model
 			return model.Answer{}, errors.New("the barrier's asks did not all arrive")
 		}
 	case "429":
-		return model.Answer{}, model.StatusError(429, "slow down", &http.Response{Header: http.Header{"Retry-After": []string{"7"}}})
+		return model.Answer{}, model.StatusError(429, "slow down", "7")
 	case "transport":
 		return model.Answer{}, errors.New("connection reset")
 	case "fatal":

@@ -17,15 +17,15 @@ type anthropicAPI struct {
 	cfg    model.Config
 }
 
-func newAnthropic(cfg model.Config) *anthropicAPI {
+func newAnthropic(cfg model.Config, s settings) *anthropicAPI {
 	// No environment defaults: the key comes only from cfg.Key (the
 	// caller's ANTHROPIC_API_KEY), never from other variables or files.
 	opts := []option.RequestOption{option.WithoutEnvironmentDefaults(), option.WithMaxRetries(0), option.WithAPIKey(cfg.Key)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	if s.httpClient != nil {
+		opts = append(opts, option.WithHTTPClient(s.httpClient))
 	}
 	return &anthropicAPI{client: anthropic.NewClient(opts...), cfg: cfg}
 }
@@ -91,7 +91,7 @@ func (c *anthropicAPI) Ask(ctx context.Context, req model.Request, prompt string
 	if err != nil {
 		var e *anthropic.Error
 		if errors.As(err, &e) {
-			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, e.Response)
+			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, retryAfter(e.Response))
 		}
 		return model.Answer{}, err
 	}

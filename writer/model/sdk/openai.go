@@ -19,13 +19,13 @@ type openaiAPI struct {
 	cfg    model.Config
 }
 
-func newOpenAI(cfg model.Config) *openaiAPI {
+func newOpenAI(cfg model.Config, s settings) *openaiAPI {
 	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithAPIKey(cfg.Key)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	if s.httpClient != nil {
+		opts = append(opts, option.WithHTTPClient(s.httpClient))
 	}
 	return &openaiAPI{client: openai.NewClient(opts...), cfg: cfg}
 }
@@ -61,7 +61,7 @@ func (o *openaiAPI) Ask(ctx context.Context, req model.Request, prompt string) (
 	if err != nil {
 		var e *openai.Error
 		if errors.As(err, &e) {
-			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, e.Response)
+			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, retryAfter(e.Response))
 		}
 		return model.Answer{}, err
 	}

@@ -19,28 +19,57 @@
 package sdk
 
 import (
+	"net/http"
+
 	"github.com/toolfind/toolfind/writer/model"
 )
 
+// Option configures a backend beyond model.Config.
+type Option func(*settings)
+
+type settings struct {
+	httpClient *http.Client
+}
+
+// WithHTTPClient sends the backend's requests with c (a proxy, a custom
+// transport, a test server's client). It lives here rather than in
+// model.Config so that package model, which the toolfind command links,
+// does not import net/http.
+func WithHTTPClient(c *http.Client) Option {
+	return func(s *settings) { s.httpClient = c }
+}
+
 // NewBackend returns the backend of cfg.API (model.OpenAI or
-// model.Anthropic), configured by cfg's BaseURL, Model, Key, Temperature,
-// MaxTokens and HTTPClient.
-func NewBackend(cfg model.Config) (model.Backend, error) {
+// model.Anthropic), configured by cfg's BaseURL, Model, Key, Temperature
+// and MaxTokens, and by opts.
+func NewBackend(cfg model.Config, opts ...Option) (model.Backend, error) {
 	if err := model.CheckAPI(cfg.API); err != nil {
 		return nil, err
 	}
-	if cfg.API == model.Anthropic {
-		return newAnthropic(cfg), nil
+	var s settings
+	for _, o := range opts {
+		o(&s)
 	}
-	return newOpenAI(cfg), nil
+	if cfg.API == model.Anthropic {
+		return newAnthropic(cfg, s), nil
+	}
+	return newOpenAI(cfg, s), nil
 }
 
 // New returns a model writer that asks cfg.API through its official SDK
 // in this process.
-func New(cfg model.Config) (*model.Writer, error) {
-	b, err := NewBackend(cfg)
+func New(cfg model.Config, opts ...Option) (*model.Writer, error) {
+	b, err := NewBackend(cfg, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return model.New(cfg, b)
+}
+
+// retryAfter is a response's Retry-After header, "" when none.
+func retryAfter(resp *http.Response) string {
+	if resp == nil {
+		return ""
+	}
+	return resp.Header.Get("Retry-After")
 }

@@ -449,3 +449,32 @@ func TestWriteConcurrentKeepsOrder(t *testing.T) {
 	}
 	assert.Equal(t, len(qs.Queries), st.requests())
 }
+
+// countingTransport counts the requests it carries.
+type countingTransport struct{ n int }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n++
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestWithHTTPClient: both backends send through the given client, and a
+// status with Retry-After becomes an APIError carrying it.
+func TestWithHTTPClient(t *testing.T) {
+	for _, api := range []string{model.OpenAI, model.Anthropic} {
+		t.Run(api, func(t *testing.T) {
+			st := newStub(t, reply{429, map[string]string{"Retry-After": "7"}, `{"error":{"message":"slow down"}}`})
+			tr := &countingTransport{}
+			b, err := NewBackend(model.Config{API: api, BaseURL: st.srv.URL, Model: "m", Key: testKey}, WithHTTPClient(&http.Client{Transport: tr}))
+			require.NoError(t, err)
+			req := model.Request{Tools: []search.SurfaceTool{{Name: "ToolSearch", Description: "find tools", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+			_, err = b.Ask(context.Background(), req, "hi")
+			var ae *model.APIError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, 429, ae.Status)
+			assert.Equal(t, 7*time.Second, ae.RetryAfter)
+			assert.Equal(t, 1, tr.n)
+			assert.Equal(t, 1, st.requests())
+		})
+	}
+}
