@@ -6,6 +6,14 @@
 // writer/model/remote); the API key comes in its environment
 // (OPENAI_API_KEY or ANTHROPIC_API_KEY).
 //
+// It also serves, for `toolfind verify`, the emulated Anthropic Messages
+// API that the real Claude Code is pointed at (package
+// verify/claudecode/messagesapi): an HTTP server, which the toolfind
+// command does not link either (net/http's initialisation would run on
+// every toolfind start). toolfind runs `toolfind-model emulate-api` once
+// per query and talks to it over its standard input and output (package
+// verify/claudecode/apiproto).
+//
 // Install it beside toolfind:
 //
 //	go install github.com/toolfind/toolfind/cmd/toolfind-model@latest
@@ -13,8 +21,9 @@
 //
 // Usage:
 //
-//	toolfind-model serve      # the protocol on stdin/stdout (run by toolfind)
-//	toolfind-model version    # the protocol and SDK versions
+//	toolfind-model serve        # the protocol on stdin/stdout (run by toolfind)
+//	toolfind-model emulate-api  # the emulated Messages API of one verify run (run by toolfind)
+//	toolfind-model version      # the protocol and SDK versions
 package main
 
 import (
@@ -26,6 +35,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 	"github.com/toolfind/toolfind/writer/model"
 	"github.com/toolfind/toolfind/writer/model/remote"
 	"github.com/toolfind/toolfind/writer/model/sdk"
@@ -35,10 +45,12 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage: toolfind-model serve | version
+const usage = `usage: toolfind-model serve | emulate-api | version
 
 toolfind-model asks a model through the official OpenAI and Anthropic SDKs
-for toolfind's --writer model; toolfind runs "toolfind-model serve" itself.
+for toolfind's --writer model, and serves the emulated model API of
+toolfind verify; toolfind runs "toolfind-model serve" and
+"toolfind-model emulate-api" itself.
 `
 
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
@@ -57,6 +69,15 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		signal.Ignore(os.Interrupt)
 		if err := remote.Serve(context.Background(), in, out, newBackend); err != nil {
 			fmt.Fprintf(errOut, "toolfind-model: %v\n", err)
+			return 1
+		}
+		return 0
+	case "emulate-api":
+		// Ctrl-C reaches the whole process group: toolfind stops the run
+		// and closes our input, which ends Serve after the state line.
+		signal.Ignore(os.Interrupt)
+		if err := messagesapi.Serve(in, out); err != nil {
+			fmt.Fprintf(errOut, "toolfind-model: emulate-api: %v\n", err)
 			return 1
 		}
 		return 0

@@ -30,6 +30,12 @@ const modelProgramName = "toolfind-model"
 var modelHelper = helper{modelProgramName, "--model-program", "TOOLFIND_MODEL_PROGRAM",
 	"--writer model runs the " + modelProgramName + " program (it holds the OpenAI and Anthropic SDKs)"}
 
+// verifyHelper is toolfind-model as verify runs it: `toolfind-model
+// emulate-api` serves the emulated Anthropic Messages API (package
+// verify/claudecode/messagesapi), so that toolfind links no HTTP server.
+var verifyHelper = helper{modelProgramName, "--model-program", "TOOLFIND_MODEL_PROGRAM",
+	"verify runs the " + modelProgramName + " program (it serves the emulated model API that Claude Code talks to)"}
+
 // findModelProgram is the toolfind-model to run (helper.find).
 func findModelProgram(flag string) (string, error) { return modelHelper.find(flag) }
 

@@ -12,11 +12,14 @@ import (
 	"github.com/toolfind/toolfind/corpus/live"
 	"github.com/toolfind/toolfind/jsbox/gojabox"
 	"github.com/toolfind/toolfind/jsbox/remote"
+	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 )
 
 // TestMain lets this test binary serve as `toolfind mcp-stub`, the stub
 // MCP server that verify starts (it runs os.Executable() mcp-stub FILE),
 // as toolfind itself (with asToolfindEnv set),
+// as `toolfind-model emulate-api`, the emulated model API verify starts
+// (fakeClaude points TOOLFIND_MODEL_PROGRAM here),
 // as `toolfind-live serve` (cmd/toolfind-live's work, corpus/live's
 // Serve), which TOOLFIND_LIVE_PROGRAM points the tests at unless it is
 // set already, and as `toolfind-js serve` (cmd/toolfind-js's work: the
@@ -32,6 +35,13 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "mcp-stub" {
 		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) == 2 && os.Args[1] == "emulate-api" {
+		if err := messagesapi.Serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "emulate-api:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	if len(os.Args) == 2 && os.Args[1] == "serve" {
 		os.Exit(serveLive())

@@ -14,7 +14,9 @@
 //     server (package verify/mcpstub) serving that server's tools byte for
 //     byte.
 //  3. ANTHROPIC_BASE_URL points at an emulated Messages API on
-//     127.0.0.1 (a dummy key): the first request that offers ToolSearch is
+//     127.0.0.1 (a dummy key), served by a child process (Runner.APICommand:
+//     `toolfind-model emulate-api`, package verify/claudecode/messagesapi)
+//     so that this package does not link net/http; the first request that offers ToolSearch is
 //     answered with a call {"query": Q, "max_results": N} (max_results left
 //     out when the query has no limit); the request that carries the call's
 //     tool_result is the answer. ENABLE_TOOL_SEARCH=true keeps tool search
@@ -52,6 +54,7 @@ import (
 
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
+	"github.com/toolfind/toolfind/verify/claudecode/apiproto"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
@@ -64,6 +67,11 @@ type Runner struct {
 	// StubCommand starts one stub: the stub file's path is appended
 	// (e.g. ["/usr/local/bin/toolfind", "mcp-stub"]).
 	StubCommand []string
+	// APICommand starts the emulated Anthropic Messages API of a run
+	// (package verify/claudecode/messagesapi), spoken to over its standard
+	// input and output (package verify/claudecode/apiproto), e.g.
+	// ["/usr/local/bin/toolfind-model", "emulate-api"].
+	APICommand []string
 	// StubEnv is added to each stub's environment.
 	StubEnv map[string]string
 	// Env adds KEY=VALUE pairs to the client's environment.
@@ -119,6 +127,45 @@ func Version(ctx context.Context, binary string) (string, error) {
 	return fields[0], nil
 }
 
+// SearchTool is the name of Claude Code's search tool (specs/claude.md
+// background §1).
+const SearchTool = apiproto.SearchTool
+
+// answer turns the captured tool_result into a verify.Answer: the
+// tool_reference names in order; with none, the result's text followed by
+// the texts of the other blocks of the same turn (Claude Code's
+// reminders), each after a blank line.
+func answer(c *apiproto.Capture) (verify.Answer, error) {
+	a := verify.Answer{Tools: []string{}}
+	var text []string
+	for _, raw := range apiproto.Blocks(c.Content) {
+		var b apiproto.Block
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return a, fmt.Errorf("tool_result content: %w", err)
+		}
+		switch b.Type {
+		case "tool_reference":
+			a.Tools = append(a.Tools, b.ToolName)
+		case "text":
+			text = append(text, b.Text)
+		}
+	}
+	if c.IsError {
+		return a, fmt.Errorf("the client reported a tool error: %s", strings.Join(text, " "))
+	}
+	if len(a.Tools) > 0 {
+		return a, nil
+	}
+	for _, raw := range c.Extra {
+		var b apiproto.Block
+		if json.Unmarshal(raw, &b) == nil && b.Type == "text" {
+			text = append(text, b.Text)
+		}
+	}
+	a.Text = strings.Join(text, "\n\n")
+	return a, nil
+}
+
 // Input is the ToolSearch input for a query: {"query": Q} with
 // "max_results" when the query has a limit.
 func Input(q verify.Query) []byte {
@@ -134,6 +181,9 @@ func Input(q verify.Query) []byte {
 func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error) {
 	if len(r.StubCommand) == 0 {
 		return verify.Answer{}, errors.New("claudecode: no stub command")
+	}
+	if len(r.APICommand) == 0 {
+		return verify.Answer{}, errors.New("claudecode: no API command")
 	}
 	tmp, err := os.MkdirTemp("", "toolfind-verify-run-")
 	if err != nil {
@@ -153,19 +203,17 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	if err != nil {
 		return verify.Answer{}, err
 	}
-	api, err := newModelAPI(Input(q))
+	api, err := startAPI(ctx, r.APICommand, Input(q), func() []string { return r.unlisted(tmp) })
 	if err != nil {
 		return verify.Answer{}, err
 	}
-	defer api.close()
-	api.onCall = func() []string { return r.unlisted(tmp) }
 
 	args := append([]string{"-p", "go", "--mcp-config", mcpPath, "--strict-mcp-config", "--output-format", "json"}, r.Args...)
 	cmd := exec.Command(r.Binary, args...)
 	cmd.Dir = work
 	cmd.Env = append(append(baseEnv(tmp),
 		"CLAUDE_CONFIG_DIR="+cfgDir,
-		"ANTHROPIC_BASE_URL="+api.url(),
+		"ANTHROPIC_BASE_URL="+api.url,
 		"ANTHROPIC_API_KEY=sk-ant-toolfind-verify-dummy",
 		"ENABLE_TOOL_SEARCH=true",
 		// Wait up to a minute for each server to connect (Claude Code's
@@ -176,6 +224,7 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	newProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
+		api.kill()
 		return verify.Answer{}, fmt.Errorf("starting %s: %w", r.Binary, err)
 	}
 	exited := make(chan error, 1)
@@ -197,21 +246,26 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 			killGroup(cmd)
 			<-exited
 		}
+	case <-api.exited: // the API's process ended early: finish says why
+		killGroup(cmd)
+		<-exited
 	case <-ctx.Done():
 		killGroup(cmd)
 		<-exited
 	}
 	killGroup(cmd) // whatever the client left running (its stub servers)
 
-	api.mu.Lock()
-	got, called, offered, required, unlisted := api.captured, api.called, api.offered, api.required, api.unlisted
-	api.mu.Unlock()
+	st, err := api.finish()
+	if err != nil {
+		return verify.Answer{}, err
+	}
+	got, called, offered, required, unlisted := st.Captured, st.Called, st.Offered, st.Required, st.Unlisted
 	if len(unlisted) > 0 {
 		return verify.Answer{}, fmt.Errorf("Claude Code searched before these servers had listed their tools: %s (slow to start; the answer would cover part of the catalog; run fewer at a time with --parallel)",
 			strings.Join(unlisted, ", "))
 	}
 	if got != nil {
-		a, err := got.answer()
+		a, err := answer(got)
 		a.SearchRequired = required
 		return a, err
 	}

@@ -1,26 +1,6 @@
-package claudecode
-
-import (
-	"bytes"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"strings"
-	"sync"
-	"time"
-
-	"github.com/toolfind/toolfind/verify"
-)
-
-// SearchTool is the name of Claude Code's search tool (specs/claude.md
-// background §1).
-const SearchTool = "ToolSearch"
-
-// modelAPI emulates the Anthropic Messages API for one Claude Code run:
+// Package messagesapi emulates the Anthropic Messages API for one Claude
+// Code run of `toolfind verify` (package verify/claudecode), on
+// 127.0.0.1:
 //
 //   - POST …/v1/messages whose "tools" offer ToolSearch and whose messages
 //     hold no call of ours yet: answered with one tool_use block calling
@@ -33,30 +13,56 @@ const SearchTool = "ToolSearch"
 //
 // Answers are streamed as server-sent events when the request asks for a
 // stream, plain JSON otherwise.
+//
+// Serve runs it as its own process (`toolfind-model emulate-api`), talking
+// with toolfind over standard input and output (package apiproto): the
+// run's input comes in, the URL goes out; as the call is about to be made
+// toolfind is asked which servers have not listed their tools yet; when
+// the input closes, what the run saw goes out. So the toolfind command
+// does not link net/http.
+package messagesapi
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolfind/toolfind/verify/claudecode/apiproto"
+)
+
+// SearchTool is the name of Claude Code's search tool (specs/claude.md
+// background §1).
+const SearchTool = apiproto.SearchTool
+
+// modelAPI is the emulated API of one run.
 type modelAPI struct {
 	input []byte // the ToolSearch input JSON
 	// onCall, when set, runs as the call is about to be made; what it
 	// returns is kept in unlisted.
-	onCall   func() []string
-	unlisted []string
-	useID    string
-	ln       net.Listener
-	srv      *http.Server
+	onCall func() []string
+	// onDone, when set, runs once, when the call's result is in.
+	onDone func()
+	useID  string
+	ln     net.Listener
+	srv    *http.Server
 
 	mu       sync.Mutex
+	unlisted []string
 	called   bool     // a tool_use was sent
 	required []string // "required" of ToolSearch's input schema as offered
 	offered  []string // tools of the latest request that had no ToolSearch
-	captured *capture
-	done     chan struct{}
+	captured *apiproto.Capture
 	once     sync.Once
-}
-
-// capture is what the client sent back for the call.
-type capture struct {
-	content json.RawMessage   // the tool_result content: a string or blocks
-	isError bool              // the tool_result's is_error
-	extra   []json.RawMessage // the other blocks of the same turn
 }
 
 func newModelAPI(input []byte) (*modelAPI, error) {
@@ -64,7 +70,7 @@ func newModelAPI(input []byte) (*modelAPI, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model API: %w", err)
 	}
-	a := &modelAPI{input: input, useID: "toolu_tf" + randomHex(12), ln: ln, done: make(chan struct{})}
+	a := &modelAPI{input: input, useID: "toolu_tf" + randomHex(12), ln: ln}
 	a.srv = &http.Server{Handler: a, ReadHeaderTimeout: 30 * time.Second}
 	go a.srv.Serve(ln)
 	return a, nil
@@ -73,6 +79,102 @@ func newModelAPI(input []byte) (*modelAPI, error) {
 func (a *modelAPI) url() string { return "http://" + a.ln.Addr().String() }
 
 func (a *modelAPI) close() { a.srv.Close() }
+
+// state is what the run saw.
+func (a *modelAPI) state() *apiproto.State {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return &apiproto.State{Called: a.called, Required: a.required, Offered: a.offered, Unlisted: a.unlisted, Captured: a.captured}
+}
+
+// Serve runs the emulated API for one run, talking with toolfind over in
+// and out (package apiproto): it reads the "input" line, listens on
+// 127.0.0.1, writes the "url" line, and serves until in closes; then it
+// writes the "state" line and returns. A broken protocol line ends the
+// run: the error is returned after the state line.
+func Serve(in io.Reader, out io.Writer) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), apiproto.MaxLine)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("reading the input: %w", err)
+		}
+		return errors.New(`no input: the first line must be an "input" message`)
+	}
+	m, err := apiproto.Decode(sc.Bytes())
+	if err != nil {
+		return fmt.Errorf("line 1: %w", err)
+	}
+	if m.Type != apiproto.TypeInput {
+		return fmt.Errorf(`line 1: a %q message, want "input" first`, m.Type)
+	}
+	a, err := newModelAPI(m.Input)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	var outMu sync.Mutex
+	send := func(m apiproto.Message) {
+		outMu.Lock()
+		defer outMu.Unlock()
+		_, _ = out.Write(apiproto.Encode(m))
+	}
+
+	// One call at a time waits for its "unlisted": the reader hands it
+	// over, or closes ended when the input ends.
+	var (
+		callMu  sync.Mutex
+		pmu     sync.Mutex
+		pending chan []string
+		ended   = make(chan struct{})
+		readErr error
+	)
+	a.onCall = func() []string {
+		callMu.Lock()
+		defer callMu.Unlock()
+		reply := make(chan []string, 1)
+		pmu.Lock()
+		pending = reply
+		pmu.Unlock()
+		send(apiproto.Message{Type: apiproto.TypeCall})
+		select {
+		case u := <-reply:
+			return u
+		case <-ended:
+			return nil
+		}
+	}
+	a.onDone = func() { send(apiproto.Message{Type: apiproto.TypeDone}) }
+	go func() {
+		defer close(ended)
+		for n := 2; sc.Scan(); n++ {
+			m, err := apiproto.Decode(sc.Bytes())
+			if err == nil && m.Type != apiproto.TypeUnlisted {
+				err = fmt.Errorf(`a %q message, want "unlisted"`, m.Type)
+			}
+			pmu.Lock()
+			reply := pending
+			pending = nil
+			pmu.Unlock()
+			if err == nil && reply == nil {
+				err = errors.New(`"unlisted" without a "call"`)
+			}
+			if err != nil {
+				readErr = fmt.Errorf("line %d: %w", n, err)
+				return
+			}
+			reply <- m.Servers
+		}
+		if err := sc.Err(); err != nil {
+			readErr = fmt.Errorf("reading the input: %w", err)
+		}
+	}()
+	send(apiproto.Message{Type: apiproto.TypeURL, URL: a.url()})
+	<-ended
+	a.close()
+	send(apiproto.Message{Type: apiproto.TypeState, State: a.state()})
+	return readErr
+}
 
 func randomHex(n int) string {
 	b := make([]byte, n)
@@ -121,31 +223,6 @@ type request struct {
 	} `json:"tools"`
 }
 
-type block struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-	Text      string          `json:"text"`
-	ToolName  string          `json:"tool_name"`
-}
-
-// blocks returns a message's content blocks; plain-string content is one
-// text block.
-func blocks(c json.RawMessage) []json.RawMessage {
-	var list []json.RawMessage
-	if json.Unmarshal(c, &list) == nil {
-		return list
-	}
-	var s string
-	if json.Unmarshal(c, &s) == nil {
-		b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
-		return []json.RawMessage{b}
-	}
-	return nil
-}
-
 func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 	var req request
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -166,32 +243,32 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		if m.Role != "assistant" {
 			continue
 		}
-		for _, raw := range blocks(m.Content) {
-			var b block
+		for _, raw := range apiproto.Blocks(m.Content) {
+			var b apiproto.Block
 			if json.Unmarshal(raw, &b) == nil && b.Type == "tool_use" && b.ID == a.useID {
 				callAt = i
 			}
 		}
 	}
-	var got *capture
+	var got *apiproto.Capture
 	if callAt >= 0 {
 		var extra []json.RawMessage
 		for _, m := range req.Messages[callAt+1:] {
 			if m.Role != "user" {
 				continue
 			}
-			for _, raw := range blocks(m.Content) {
-				var b block
+			for _, raw := range apiproto.Blocks(m.Content) {
+				var b apiproto.Block
 				_ = json.Unmarshal(raw, &b)
 				if got == nil && b.Type == "tool_result" && b.ToolUseID == a.useID {
-					got = &capture{content: b.Content, isError: b.IsError}
+					got = &apiproto.Capture{Content: b.Content, IsError: b.IsError}
 				} else {
 					extra = append(extra, raw)
 				}
 			}
 		}
 		if got != nil {
-			got.extra = extra
+			got.Extra = extra
 		}
 	}
 	switch {
@@ -202,7 +279,9 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		}
 		a.mu.Unlock()
 		reply(w, req, []map[string]any{{"type": "text", "text": "Done."}}, "end_turn")
-		a.once.Do(func() { close(a.done) })
+		if a.onDone != nil {
+			a.once.Do(a.onDone)
+		}
 	case offers && callAt < 0:
 		var unlisted []string
 		if a.onCall != nil {
@@ -226,41 +305,6 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		}
 		reply(w, req, []map[string]any{{"type": "text", "text": "OK."}}, "end_turn")
 	}
-}
-
-// answer turns the captured tool_result into a verify.Answer: the
-// tool_reference names in order; with none, the result's text followed by
-// the texts of the other blocks of the same turn (Claude Code's
-// reminders), each after a blank line.
-func (c *capture) answer() (verify.Answer, error) {
-	a := verify.Answer{Tools: []string{}}
-	var text []string
-	for _, raw := range blocks(c.content) {
-		var b block
-		if err := json.Unmarshal(raw, &b); err != nil {
-			return a, fmt.Errorf("tool_result content: %w", err)
-		}
-		switch b.Type {
-		case "tool_reference":
-			a.Tools = append(a.Tools, b.ToolName)
-		case "text":
-			text = append(text, b.Text)
-		}
-	}
-	if c.isError {
-		return a, fmt.Errorf("the client reported a tool error: %s", strings.Join(text, " "))
-	}
-	if len(a.Tools) > 0 {
-		return a, nil
-	}
-	for _, raw := range c.extra {
-		var b block
-		if json.Unmarshal(raw, &b) == nil && b.Type == "text" {
-			text = append(text, b.Text)
-		}
-	}
-	a.Text = strings.Join(text, "\n\n")
-	return a, nil
 }
 
 // reply answers a Messages request, streamed when asked to.
