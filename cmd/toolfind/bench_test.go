@@ -174,18 +174,49 @@ func TestRunStatus(t *testing.T) {
 	if got := buf.String(); !regexp.MustCompile(`^loaded 3 tools in 1 server in \d+\.\d\d s; built 2 clients in \d+\.\d\d s; \d+\.\d\d s in all\n$`).MatchString(got) {
 		t.Errorf("summary %q", got)
 	}
-	// A phase longer than the delay draws a bar, then clears it.
+	// A phase longer than the delay draws a bar (github.com/vbauerster/mpb),
+	// then erases it. The bars redraw only when told to here (refresh):
+	// each send after the first waits for the draw before it, so the
+	// first frame is the one at 1 of 4. Completing the bar draws its last
+	// frame, and ending the phase erases it (cursor up, erase down).
 	buf.Reset()
 	r = newRun(&buf, true, false, false)
 	r.delay = 0
+	refresh := make(chan any)
+	r.refresh = refresh
 	ph = r.begin("search", 4, false)
-	for i := int64(1); i <= 4; i++ {
+	ph.set(1)
+	for range 3 {
+		refresh <- true
+	}
+	for i := int64(2); i <= 4; i++ {
 		ph.set(i)
 	}
 	ph.end("")
-	// (throttled to ten draws a second, so only the first shows here)
-	if got := buf.String(); !strings.HasPrefix(got, "\rsearch  25% |") || !strings.Contains(got, "(1/4)") || !strings.HasSuffix(got, "\x1b[2K\r") {
+	const erase = "\x1b[1A\x1b[J"
+	// 28 cells between the brackets of 30: 25% is 7, the 7th the tip.
+	first := regexp.MustCompile(`^search  25% \[======>-{21}\] 1 / 4 ETA \d+[a-zµ]*s\n`)
+	if got := buf.String(); !first.MatchString(got) || !strings.HasSuffix(got, erase+"search 100% ["+strings.Repeat("=", 28)+"] 4 / 4\n"+erase) {
 		t.Errorf("bar %q", got)
+	}
+	// A total not known when the bar starts (a load's bytes): a spinner
+	// with the amount; erased when the phase ends.
+	buf.Reset()
+	ph = r.begin("load", 0, true)
+	ph.set(1536)
+	ph.end("")
+	if got := buf.String(); got != "load ⠋ 1.5 KiB\n"+erase {
+		t.Errorf("spinner %q", got)
+	}
+	// A total set before the first report (as build's callback does): a
+	// bar, counts in thousands; the phase ends before it completes.
+	buf.Reset()
+	ph = r.begin("build", 0, false)
+	ph.total = 1049
+	ph.set(3)
+	ph.end("")
+	if got := buf.String(); got != "build   0% ["+strings.Repeat("-", 28)+"] 3 / 1,049\n"+erase {
+		t.Errorf("bar of 1,049 %q", got)
 	}
 	// --quiet or not a terminal: nothing at all; --timing: the table.
 	for _, tc := range []struct{ terminal, quiet bool }{{true, true}, {false, false}} {

@@ -10,7 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/toolfind/toolfind/internal/cputime"
 	"github.com/toolfind/toolfind/internal/textfit"
@@ -22,7 +23,9 @@ import (
 // of where the time and memory went, whatever the output is.
 //
 // Phases shorter than barDelay never draw a bar, so quick runs print
-// nothing but the summary.
+// nothing but the summary. A bar (github.com/vbauerster/mpb) redraws at
+// most every barRefresh, fits the terminal's width, and is erased when its
+// phase ends.
 type runStatus struct {
 	w       io.Writer
 	bars    bool // draw progress bars and the summary line
@@ -34,6 +37,8 @@ type runStatus struct {
 	// onFinish runs at the end (stops the CPU profile).
 	onFinish func()
 	delay    time.Duration // how long a phase runs before its bar appears
+	// refresh, when not nil, redraws the bars instead of a timer (tests).
+	refresh <-chan any
 }
 
 // phaseTime is one finished phase.
@@ -44,8 +49,13 @@ type phaseTime struct {
 	detail    string
 }
 
-// barDelay is how long a phase runs before its bar appears.
-const barDelay = 400 * time.Millisecond
+// barDelay is how long a phase runs before its bar appears; barRefresh is
+// how often a bar is redrawn.
+const (
+	barDelay   = 400 * time.Millisecond
+	barRefresh = 100 * time.Millisecond
+	barWidth   = 30
+)
 
 func newRun(w io.Writer, terminal, quiet, timing bool) *runStatus {
 	return &runStatus{w: w, bars: terminal && !quiet, timing: timing, start: time.Now(), cpu0: cputime.Used(), delay: barDelay}
@@ -58,10 +68,11 @@ type phase struct {
 	name  string
 	start time.Time
 	cpu0  time.Duration
-	total int64
+	total int64 // 0 while unknown
 	bytes bool
-	bar   *progressbar.ProgressBar
-	last  int64
+	prog  *mpb.Progress // the bar's container, from the bar's first draw
+	bar   *mpb.Bar
+	shown int64 // the total the bar shows
 }
 
 // begin starts a phase of total units (bytes when bytes is true; 0 when
@@ -78,27 +89,57 @@ func (p *phase) set(done int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.last = done
 	if p.bar == nil {
 		if time.Since(p.start) < p.r.delay {
 			return
 		}
-		opts := []progressbar.Option{
-			progressbar.OptionSetWriter(p.r.w),
-			progressbar.OptionSetDescription(p.name),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(100 * time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionUseANSICodes(true),
-		}
-		if p.bytes {
-			opts = append(opts, progressbar.OptionShowBytes(true))
-		}
-		p.bar = progressbar.NewOptions64(max(p.total, 1), opts...)
+		p.newBar()
 	}
-	_ = p.bar.Set64(done)
+	if p.total != p.shown {
+		p.bar.SetTotal(p.total, false)
+		p.shown = p.total
+	}
+	p.bar.SetCurrent(done)
+}
+
+// newBar starts the phase's bar: "search  25% [=====>-----] 185 / 739 ETA
+// 2s" (the total and ETA once known), or a spinner when the total is not
+// known yet: "load ⠙ 1.2 MiB".
+func (p *phase) newBar() {
+	opts := []mpb.ContainerOption{mpb.WithOutput(p.r.w), mpb.ForceTTY(), mpb.WithRefreshRate(barRefresh)}
+	if p.r.refresh != nil {
+		opts = append(opts, mpb.WithManualRefresh(p.r.refresh))
+	}
+	p.prog = mpb.New(opts...)
+	eta := decor.NewAverageETA(decor.ET_STYLE_GO, p.start, nil)
+	counts := decor.Any(func(s decor.Statistics) string {
+		text := p.amount(s.Current)
+		if s.Total > 0 {
+			text += " / " + p.amount(s.Total)
+			if !s.Completed && !s.Aborted {
+				left, _ := eta.Decor(s)
+				text += " ETA " + left
+			}
+		}
+		return text
+	})
+	// A total unknown when the bar starts (bytes of a load) spins.
+	var style mpb.BarFillerBuilder = mpb.SpinnerStyle()
+	pre, width := []decor.Decorator{decor.Name(p.name)}, 1
+	if p.total > 0 {
+		style, pre, width = mpb.BarStyle(), append(pre, decor.NewPercentage("%d", decor.WC{W: 5})), barWidth
+	}
+	p.bar = p.prog.New(p.total, style, mpb.BarWidth(width), mpb.BarRemoveOnComplete(),
+		mpb.PrependDecorators(pre...), mpb.AppendDecorators(counts))
+	p.shown = p.total
+}
+
+// amount is n units: "1,049" or "1.2 MiB".
+func (p *phase) amount(n int64) string {
+	if p.bytes {
+		return fmt.Sprintf("% .1f", decor.SizeB1024(n))
+	}
+	return group(int(n))
 }
 
 // end finishes the phase; detail says what it did ("1,049 tools").
@@ -106,10 +147,12 @@ func (p *phase) end(detail string) {
 	if p == nil {
 		return
 	}
+	p.mu.Lock()
 	if p.bar != nil {
-		_ = p.bar.Finish()
-		_ = p.bar.Clear()
+		p.bar.Abort(true) // erased; a completed bar already is
+		p.prog.Wait()
 	}
+	p.mu.Unlock()
 	pt := phaseTime{name: p.name, wall: time.Since(p.start), cpu: cputime.Used() - p.cpu0, detail: detail}
 	if p.r.timing {
 		var ms runtime.MemStats
