@@ -19,13 +19,7 @@ import (
 // The point of toolfind-live: the toolfind command links neither the MCP
 // Go SDK nor what it brings (jsonschema-go …).
 func TestToolfindLinksNoMCPSDK(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
-	out, err := exec.Command(gobin, "list", "-deps", ".").Output()
-	require.NoError(t, err)
-	deps := strings.Fields(string(out))
+	deps := toolfindDeps(t)
 	require.Contains(t, deps, "github.com/toolfind/toolfind/corpus/live/remote")
 	for _, d := range deps {
 		for _, sdk := range []string{"github.com/modelcontextprotocol/go-sdk", "github.com/google/jsonschema-go", "github.com/toolfind/toolfind/corpus/live"} {

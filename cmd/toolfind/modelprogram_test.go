@@ -63,13 +63,7 @@ func useModelProgram(t *testing.T) string {
 
 // The point of toolfind-model: the toolfind command links neither SDK.
 func TestToolfindLinksNoSDK(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
-	out, err := exec.Command(gobin, "list", "-deps", ".").Output()
-	require.NoError(t, err)
-	deps := strings.Fields(string(out))
+	deps := toolfindDeps(t)
 	require.Contains(t, deps, "github.com/toolfind/toolfind/writer/model/remote")
 	for _, d := range deps {
 		assert.False(t, strings.Contains(d, "openai-go") || strings.Contains(d, "anthropic-sdk-go"), "cmd/toolfind imports %s", d)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,7 +46,7 @@ func (s *sourceOptions) sources() ([]snap.Source, error) {
 	if len(s.headers) > 0 && len(s.urls) == 0 {
 		return nil, usageError("--header applies to --url servers; there is none")
 	}
-	header := http.Header{}
+	header := snap.Header{}
 	for _, h := range s.headers {
 		k, v, err := snap.ParseHeader(h)
 		if err != nil {

@@ -59,7 +59,7 @@ func TestHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src.Header = http.Header{"Authorization": {"Bearer s3cret"}}
+			src.Header = Header{"Authorization": {"Bearer s3cret"}}
 			snap, err := Take(context.Background(), src, quick)
 			if err != nil {
 				t.Fatal(err)

@@ -105,7 +105,7 @@ func TestRemoteCall(t *testing.T) {
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	defer ts.Close()
 	c := remoteClient(t)
-	src := Source{Name: "notes", URL: ts.URL, Header: http.Header{"X-Test": {"1"}}}
+	src := Source{Name: "notes", URL: ts.URL, Header: Header{"X-Test": {"1"}}}
 	for _, tool := range []string{"add_note", "no_such_tool"} {
 		args := json.RawMessage(`{"text": "milk"}`)
 		want, wantErr := Call(context.Background(), src, quick, tool, args)

@@ -150,7 +150,7 @@ func open(src Source, opts Options) (*session, error) {
 	if src.URL != "" {
 		done, cancel := context.WithCancel(context.Background())
 		s.stopHTTP = cancel
-		s.http = &tapTransport{base: opts.HTTPTransport, header: src.Header, tap: s.tap, done: done}
+		s.http = &tapTransport{base: opts.HTTPTransport, header: http.Header(src.Header), tap: s.tap, done: done}
 		s.transport = &mcp.StreamableClientTransport{
 			Endpoint:   src.URL,
 			HTTPClient: &http.Client{Transport: s.http},

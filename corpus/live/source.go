@@ -11,6 +11,10 @@ import (
 // Source is one live MCP server (see snap.Source).
 type Source = snap.Source
 
+// Header holds the HTTP header fields of a Source (see snap.Header);
+// http.Header(h) is the net/http form.
+type Header = snap.Header
+
 // ParseServer parses the value of --server (see snap.ParseServer).
 func ParseServer(spec string) (Source, error) { return snap.ParseServer(spec) }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os/exec"
 	"time"
 	"unicode/utf8"
@@ -112,7 +111,7 @@ func sourceOf(s snap.Source) wireSource {
 func (w wireSource) source() snap.Source {
 	s := snap.Source{Name: string(w.Name), Command: strs(w.Command), URL: string(w.URL), Dir: string(w.Dir), Env: strs(w.Env)}
 	if w.Header != nil {
-		s.Header = make(http.Header, len(w.Header))
+		s.Header = make(snap.Header, len(w.Header))
 		for k, vs := range w.Header {
 			s.Header[k] = strs(vs)
 		}

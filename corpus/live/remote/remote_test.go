@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"os/exec"
 	"reflect"
@@ -145,7 +144,7 @@ func TestTakeAll(t *testing.T) {
 	c, _ := program(t, "serve")
 	srcs := []snap.Source{
 		{Name: "a", Command: []string{"srv", "--dir", "caf\xe9"}, Env: []string{"K=v"}, Dir: "/tmp"},
-		{URL: "http://127.0.0.1:1/mcp", Header: http.Header{"Authorization": {"Bearer t"}}},
+		{URL: "http://127.0.0.1:1/mcp", Header: snap.Header{"Authorization": {"Bearer t"}}},
 	}
 	snaps, err := c.TakeAll(context.Background(), srcs, Options{Timeout: 1500 * time.Microsecond})
 	require.NoError(t, err)
@@ -157,7 +156,7 @@ func TestTakeAll(t *testing.T) {
 	}
 	// What the program got: the invalid UTF-8 argument and the options
 	// exactly.
-	echo, err := c.Take(context.Background(), snap.Source{Command: []string{"echo", "caf\xe9", "<&>"}, Header: http.Header{"X": {"\xff"}}},
+	echo, err := c.Take(context.Background(), snap.Source{Command: []string{"echo", "caf\xe9", "<&>"}, Header: snap.Header{"X": {"\xff"}}},
 		Options{Timeout: 1500 * time.Microsecond, ProtocolVersion: "2025-06-18", ClientName: "n", ClientVersion: "1.2", ShutdownGrace: time.Second})
 	require.NoError(t, err)
 	var gotOpts Options

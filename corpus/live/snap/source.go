@@ -3,7 +3,6 @@ package snap
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 )
@@ -21,7 +20,7 @@ type Source struct {
 	URL string
 	// Header is sent with every HTTP request (authentication); ignored for
 	// stdio.
-	Header http.Header
+	Header Header
 	// Dir is the working directory of a stdio server; empty means the
 	// current one.
 	Dir string
@@ -108,7 +107,54 @@ func ParseHeader(spec string) (key, value string, err error) {
 	if strings.ContainsAny(v, "\r\n\x00") {
 		return "", "", fmt.Errorf("--header %q: value has a line break or NUL", spec)
 	}
-	return http.CanonicalHeaderKey(k), v, nil
+	return CanonicalKey(k), v, nil
+}
+
+// Header holds HTTP header fields by canonical key (CanonicalKey): the
+// same map as net/http's Header, which it converts to (http.Header(h)),
+// so that this package, linked into the toolfind command, does not import
+// net/http.
+type Header map[string][]string
+
+// Add appends value to the values of key (canonicalised).
+func (h Header) Add(key, value string) {
+	key = CanonicalKey(key)
+	h[key] = append(h[key], value)
+}
+
+// CanonicalKey is key as net/http and net/textproto write header names
+// (CanonicalMIMEHeaderKey): the first letter and every letter after a
+// hyphen upper case, the others lower case ("x-api-KEY" is "X-Api-Key").
+// A key with a byte that is not an HTTP token character (RFC 9110 §5.6.2)
+// is returned as it is, as they do.
+func CanonicalKey(key string) string {
+	upper := true
+	canonical := true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c >= 0x80 || !isTokenChar(rune(c)) {
+			return key
+		}
+		if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
+			canonical = false
+		}
+		upper = c == '-'
+	}
+	if canonical {
+		return key
+	}
+	b := []byte(key)
+	upper = true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			b[i] = c - ('a' - 'A')
+		case !upper && 'A' <= c && c <= 'Z':
+			b[i] = c + ('a' - 'A')
+		}
+		upper = c == '-'
+	}
+	return string(b)
 }
 
 // isTokenChar reports whether r may appear in an HTTP token (RFC 9110
