@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/toolfind/toolfind/ojson"
 )
@@ -524,7 +525,9 @@ func (p *parser) toolList(d *ojson.Decoder) (*toolList, error) {
 // number of bytes left in the file (a tool takes at least 12: {"name":""}).
 func (p *parser) newTool(more int) *Tool {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]Tool, 0, min(32, 1+more/12))
+		// As many as fit 8 KiB, one of the allocator's size classes:
+		// nothing is rounded up past them (31 of 264 bytes).
+		p.slab = make([]Tool, 0, min(8<<10/int(unsafe.Sizeof(Tool{})), 1+more/12))
 	}
 	p.slab = p.slab[:len(p.slab)+1]
 	return &p.slab[len(p.slab)-1]

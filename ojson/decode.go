@@ -2,6 +2,7 @@ package ojson
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -383,6 +384,16 @@ const (
 	maxSlab = 64 << 10
 )
 
+// allocSize is the largest size of at most b bytes (b >= 8) that the Go
+// allocator gives exactly, rounding nothing up: a power of two up to 32
+// KiB (each is a size class), a multiple of its 8 KiB pages above.
+func allocSize(b int) int {
+	if b > 32<<10 {
+		return b &^ (8<<10 - 1)
+	}
+	return 1 << (bits.Len(uint(b)) - 1)
+}
+
 // carve returns n zeroed items from the slab, a fresh slab when it has
 // too few left; more is at most how many more items the rest of the input
 // can hold. The result's capacity is n: an append to it copies instead of
@@ -401,10 +412,13 @@ func carve[T any](slab *[]T, n, more int) []T {
 		if n > size/2 {
 			return make([]T, n) // a large one on its own
 		}
-		// make, not append: fresh memory from make is not written
-		// (cleared) until an item is cut from it, so the pages of a
-		// slab's unused end are never touched.
-		s = make([]T, 0, size)
+		// Cut down to a size the allocator has a class (or a whole
+		// number of pages) for, at least n since n <= size/2: no bytes
+		// are rounded up past the capacity, unusable. make, not append
+		// (which clears its new capacity): fresh memory from make is not
+		// written until an item is cut from it, so the pages of a slab's
+		// unused end are never touched.
+		s = make([]T, 0, allocSize(size*item)/item)
 	}
 	items := s[len(s) : len(s)+n : len(s)+n]
 	*slab = s[:len(s)+n]

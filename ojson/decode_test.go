@@ -267,3 +267,20 @@ func TestResetKeepsEarlierValues(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocSize: a slab's size is cut down to one the allocator gives
+// exactly: a power of two up to 32 KiB, whole 8 KiB pages above.
+func TestAllocSize(t *testing.T) {
+	for _, tt := range []struct{ in, want int }{
+		{8, 8}, {9, 8}, {1000, 512}, {1024, 1024}, {1500, 1024},
+		{20480, 16384}, {32768, 32768},
+		{40000, 32768}, // 4 pages of 8,192 = 32,768 (40,000 - 7,232)
+		{49152, 49152}, // 6 pages
+		{65535, 57344}, // 7 pages
+		{65536, 65536},
+	} {
+		if got := allocSize(tt.in); got != tt.want {
+			t.Errorf("allocSize(%d) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
