@@ -18,16 +18,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"github.com/toolfind/toolfind/corpus/live"
 	"github.com/toolfind/toolfind/corpus/live/remote"
+	"github.com/toolfind/toolfind/internal/helpercmd"
 )
 
 func main() {
@@ -41,30 +39,8 @@ for toolfind's --server and --url; toolfind runs "toolfind-live serve" itself.
 `
 
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	switch {
-	case len(args) == 0:
-		fmt.Fprint(errOut, usage)
-		return 2
-	case len(args) > 1:
-		fmt.Fprintf(errOut, "toolfind-live: one command, not %d arguments: %q\n%s", len(args), args, usage)
-		return 2
-	}
-	switch args[0] {
-	case "serve":
-		if err := serve(in, out); err != nil {
-			fmt.Fprintf(errOut, "toolfind-live: %v\n", err)
-			return 1
-		}
-		return 0
-	case "version":
-		fmt.Fprintf(out, "toolfind-live (protocol %d)%s\n", remote.Protocol, sdkVersion())
-		return 0
-	case "-h", "--help", "help":
-		fmt.Fprint(out, usage)
-		return 0
-	}
-	fmt.Fprintf(errOut, "toolfind-live: unknown command %q\n%s", args[0], usage)
-	return 2
+	return helpercmd.Program{Name: "toolfind-live", Usage: usage, Protocol: remote.Protocol, Modules: []string{"modelcontextprotocol/go-sdk"},
+		Serve: serve}.Run(args, in, out, errOut)
 }
 
 // serve answers toolfind until its input ends. Ctrl-C reaches the whole
@@ -76,19 +52,4 @@ func serve(in io.Reader, out io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	return live.Serve(ctx, in, out)
-}
-
-// sdkVersion names the MCP SDK module linked, from the build information.
-func sdkVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	var b strings.Builder
-	for _, d := range bi.Deps {
-		if strings.Contains(d.Path, "modelcontextprotocol/go-sdk") {
-			fmt.Fprintf(&b, "\n  %s %s", d.Path, d.Version)
-		}
-	}
-	return b.String()
 }

@@ -28,13 +28,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"strings"
 
+	"github.com/toolfind/toolfind/internal/helpercmd"
 	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 	"github.com/toolfind/toolfind/writer/model"
 	"github.com/toolfind/toolfind/writer/model/remote"
@@ -54,42 +52,20 @@ toolfind verify; toolfind runs "toolfind-model serve" and
 `
 
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
-	switch {
-	case len(args) == 0:
-		fmt.Fprint(errOut, usage)
-		return 2
-	case len(args) > 1:
-		fmt.Fprintf(errOut, "toolfind-model: one command, not %d arguments: %q\n%s", len(args), args, usage)
-		return 2
-	}
-	switch args[0] {
-	case "serve":
-		// Ctrl-C reaches the whole process group: toolfind cancels its
-		// asks and closes our input, which ends Serve.
-		signal.Ignore(os.Interrupt)
-		if err := remote.Serve(context.Background(), in, out, newBackend); err != nil {
-			fmt.Fprintf(errOut, "toolfind-model: %v\n", err)
-			return 1
-		}
-		return 0
-	case "emulate-api":
-		// Ctrl-C reaches the whole process group: toolfind stops the run
-		// and closes our input, which ends Serve after the state line.
-		signal.Ignore(os.Interrupt)
-		if err := messagesapi.Serve(in, out); err != nil {
-			fmt.Fprintf(errOut, "toolfind-model: emulate-api: %v\n", err)
-			return 1
-		}
-		return 0
-	case "version":
-		fmt.Fprintf(out, "toolfind-model (protocol %d)%s\n", remote.Protocol, sdkVersions())
-		return 0
-	case "-h", "--help", "help":
-		fmt.Fprint(out, usage)
-		return 0
-	}
-	fmt.Fprintf(errOut, "toolfind-model: unknown command %q\n%s", args[0], usage)
-	return 2
+	return helpercmd.Program{Name: "toolfind-model", Usage: usage, Protocol: remote.Protocol, Modules: []string{"openai-go", "anthropic-sdk-go"},
+		Serve: func(in io.Reader, out io.Writer) error {
+			// Ctrl-C reaches the whole process group: toolfind cancels its
+			// asks and closes our input, which ends Serve.
+			signal.Ignore(os.Interrupt)
+			return remote.Serve(context.Background(), in, out, newBackend)
+		},
+		More: []helpercmd.Command{{Name: "emulate-api", Run: func(in io.Reader, out io.Writer) error {
+			// Ctrl-C reaches the whole process group: toolfind stops the run
+			// and closes our input, which ends Serve after the state line.
+			signal.Ignore(os.Interrupt)
+			return messagesapi.Serve(in, out)
+		}}},
+	}.Run(args, in, out, errOut)
 }
 
 // newBackend is the SDK backend of the hello's configuration, with the
@@ -97,19 +73,4 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 func newBackend(cfg model.Config) (model.Backend, error) {
 	cfg.Key = os.Getenv(model.KeyVar(cfg.API))
 	return sdk.NewBackend(cfg)
-}
-
-// sdkVersions names the SDK modules linked, from the build information.
-func sdkVersions() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	var b strings.Builder
-	for _, d := range bi.Deps {
-		if strings.Contains(d.Path, "openai-go") || strings.Contains(d.Path, "anthropic-sdk-go") {
-			fmt.Fprintf(&b, "\n  %s %s", d.Path, d.Version)
-		}
-	}
-	return b.String()
 }
