@@ -183,9 +183,18 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 		}
 	}
 
-	var builtins, mcps []*entry
+	// The pool is one slice: the built-ins, then the MCP tools (mcps, in
+	// the same array after them, never past its capacity).
+	ntools := 0
+	for _, s := range cat.Servers {
+		ntools += len(s.Tools)
+	}
+	var bis []builtin
 	if opts.Builtins {
-		bis := deferredBuiltins()
+		bis = deferredBuiltins()
+	}
+	builtins := make([]*entry, 0, len(bis)+len(coreTools)+ntools)
+	if opts.Builtins {
 		for i := range bis {
 			b := &bis[i]
 			if slices.Contains(prof.NoBuiltins, b.Name) {
@@ -201,11 +210,7 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 		builtins = append(builtins, newBuiltinEntry(name, prof))
 	}
 
-	ntools := 0
-	for _, s := range cat.Servers {
-		ntools += len(s.Tools)
-	}
-	mcps = make([]*entry, 0, ntools)
+	mcps := builtins[len(builtins):len(builtins):cap(builtins)]
 	// The MCP tools' entries, cut from one slice: at most ntools, so it
 	// never grows and the pointers into it stay valid.
 	slab := make([]entry, 0, ntools)
@@ -292,7 +297,7 @@ func buildPool(cat *corpus.Catalog, prof Profile, opts Options) (pool []*entry, 
 		}
 		kept = append(kept, e)
 	}
-	return append(builtins, kept...), problems
+	return builtins[:len(builtins)+len(kept)], problems // kept is right after builtins
 }
 
 func newBuiltinEntry(name string, prof Profile) *entry {
