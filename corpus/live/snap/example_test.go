@@ -52,3 +52,22 @@ func ExamplePhaseOf() {
 	//   server stderr (last lines):
 	//     | billing: no token
 }
+
+// The --header flags of a --url server: keys written as HTTP writes them,
+// values in order. net/http takes the map as it is (http.Header(h)).
+func ExampleHeader_Add() {
+	h := snap.Header{}
+	for _, flag := range []string{"authorization: Bearer t0k", "X-TEAM: a", "x-team:b"} {
+		k, v, err := snap.ParseHeader(flag)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		h.Add(k, v)
+	}
+	fmt.Println(h["Authorization"], h["X-Team"], len(h))
+	fmt.Println(snap.CanonicalKey("x-api-KEY"))
+	// Output:
+	// [Bearer t0k] [a b] 2
+	// X-Api-Key
+}

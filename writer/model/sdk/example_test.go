@@ -2,10 +2,13 @@ package sdk_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -36,4 +39,27 @@ func Example() {
 	// Output:
 	// {"query":"select:mcp__billing__invoice_lookup"}
 	// 1 request, 412 input tokens, 18 output tokens
+}
+
+// The backend's requests through a client of one's own (a proxy, a
+// transport that logs); a 429 with Retry-After is an APIError carrying it.
+func ExampleWithHTTPClient() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "7")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"error":{"message":"slow down"}}`)
+	}))
+	defer srv.Close()
+
+	b, _ := sdk.NewBackend(model.Config{API: model.OpenAI, BaseURL: srv.URL, Model: "m", Key: "unused"},
+		sdk.WithHTTPClient(&http.Client{Timeout: 10 * time.Second}))
+	req := model.Request{Tools: []search.SurfaceTool{{Name: "ToolSearch", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+	_, err := b.Ask(context.Background(), req, "find the invoice tool")
+	var ae *model.APIError
+	if errors.As(err, &ae) {
+		fmt.Println(ae, "- retry after", ae.RetryAfter)
+	}
+	// Output:
+	// 429 Too Many Requests: slow down - retry after 7s
 }
