@@ -1,20 +1,15 @@
 package remote
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/toolfind/toolfind/corpus/live/snap"
-	"github.com/toolfind/toolfind/internal/stderrtail"
+	"github.com/toolfind/toolfind/internal/pipeprog"
 )
 
 // Config configures a Client.
@@ -49,24 +44,11 @@ func (e *ProgramError) Unwrap() error { return e.Err }
 // program, started at the first request. It is safe for concurrent use;
 // Close ends the program.
 type Client struct {
-	cfg  Config
-	name string // the program's base name, in errors
+	cfg Config
+	p   *pipeprog.Client[reply]
 
 	once     sync.Once
 	startErr error
-	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	wmu      sync.Mutex // serialises writes to stdin
-	exited   chan struct{}
-	tail     stderrtail.Writer
-
-	mu      sync.Mutex
-	nextID  int64
-	pending map[int64]chan reply
-	closed  bool
-	err     error  // set when the program's output ended: why
-	bad     error  // the program's line that is not the protocol
-	exit    string // how the program exited, with its last stderr line
 }
 
 // New checks the configuration; the program starts at the first request.
@@ -83,143 +65,37 @@ func New(cfg Config) (*Client, error) {
 	if cfg.CancelWait <= 0 {
 		cfg.CancelWait = time.Minute
 	}
-	return &Client{cfg: cfg, name: filepath.Base(cfg.Program), pending: map[int64]chan reply{}, exited: make(chan struct{})}, nil
-}
-
-// fail is a program error naming the program.
-func (c *Client) fail(format string, args ...any) error {
-	return &ProgramError{Err: fmt.Errorf(c.name+" "+format, args...)}
+	p := pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Env: cfg.Env, Stderr: cfg.Stderr,
+		StartTimeout: cfg.StartTimeout, Expect: "toolfind-live", Setup: setDeathSignal,
+		Decode: func(line []byte) (int64, reply, error) {
+			r, err := decodeReply(line)
+			return r.ID, r, err
+		},
+		Wrap: func(err error) error { return &ProgramError{Err: err} }})
+	return &Client{cfg: cfg, p: p}, nil
 }
 
 // start runs the program and waits for its ready line.
 func (c *Client) start() error {
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return c.fail("was closed")
-	}
-	cmd := exec.Command(c.cfg.Program, c.cfg.Args...)
-	cmd.Env = c.cfg.Env
-	setDeathSignal(cmd)
-	c.tail.W = c.cfg.Stderr
-	cmd.Stderr = &c.tail
-	stdin, err := cmd.StdinPipe()
+	line, err := encode(request{Hello: &hello{Protocol: Protocol}})
 	if err != nil {
-		return c.fail("cannot start: %v", err)
+		return err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return c.fail("cannot start: %v", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return &ProgramError{Err: fmt.Errorf("cannot start %s: %v", c.cfg.Program, err)}
-	}
-	c.cmd, c.stdin = cmd, stdin
-	ch := make(chan reply, 1)
-	c.mu.Lock()
-	c.pending[0] = ch
-	c.mu.Unlock()
-	go c.read(stdout)
-	timer := time.NewTimer(c.cfg.StartTimeout)
-	defer timer.Stop()
-	if err := c.send(request{Hello: &hello{Protocol: Protocol}}); err != nil {
-		// The program is gone: its exit says why.
-		select {
-		case <-c.exited:
-		case <-timer.C:
-		}
-	}
-	var r reply
-	select {
-	case r = <-ch:
-	case <-c.exited:
-		select {
-		case r = <-ch:
-		default:
-			return c.notReady()
-		}
-	case <-timer.C:
-		c.kill()
-		return c.fail("did not answer within %s: is it toolfind-live? (%s)", c.cfg.StartTimeout, c.cfg.Program)
-	}
+	r, err := c.p.Start(line)
 	switch {
+	case err != nil:
+		return err
 	case r.Fatal != "":
-		c.kill()
-		return c.fail("refused the handshake: %s", r.Fatal)
+		c.p.Kill()
+		return c.p.Fail("refused the handshake: %s", r.Fatal)
 	case r.Ready == nil:
-		c.kill()
-		return c.fail("answered the handshake with no ready line: is it toolfind-live? (%s)", c.cfg.Program)
+		c.p.Kill()
+		return c.p.Fail("answered the handshake with no ready line: is it toolfind-live? (%s)", c.cfg.Program)
 	case r.Ready.Protocol != Protocol:
-		c.kill()
-		return c.fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
+		c.p.Kill()
+		return c.p.Fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
 	}
 	return nil
-}
-
-// notReady is the error of a program that ended before its ready line.
-func (c *Client) notReady() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.bad != nil {
-		return c.fail("is not toolfind-live (%s): %v", c.cfg.Program, c.bad)
-	}
-	return c.fail("exited before it was ready %s", c.exit)
-}
-
-// kill ends the program and waits for its output to end.
-func (c *Client) kill() {
-	c.cmd.Process.Kill()
-	<-c.exited
-}
-
-// read routes the program's replies to their requests until its output
-// ends, then records why it ended.
-func (c *Client) read(stdout io.Reader) {
-	r := bufio.NewReaderSize(stdout, 64<<10)
-	var bad error
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			rep, derr := decodeReply(line)
-			if derr != nil {
-				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, stderrtail.Clip(line, 120))
-				c.cmd.Process.Kill()
-				break
-			}
-			c.mu.Lock()
-			ch := c.pending[rep.ID]
-			delete(c.pending, rep.ID)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- rep
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	io.Copy(io.Discard, r)
-	werr := c.cmd.Wait()
-	c.mu.Lock()
-	c.exit = "without an error"
-	if werr != nil {
-		c.exit = "(" + werr.Error() + ")"
-	}
-	if l := c.tail.Last(); l != "" {
-		c.exit += ": " + l
-	}
-	c.bad = bad
-	switch {
-	case bad != nil:
-		c.err = c.fail("wrote what is not the protocol: %v", bad)
-	case c.closed:
-		c.err = c.fail("was closed")
-	default:
-		c.err = c.fail("exited unexpectedly %s", c.exit)
-	}
-	c.mu.Unlock()
-	close(c.exited)
 }
 
 // send writes one line to the program.
@@ -228,10 +104,7 @@ func (c *Client) send(r request) error {
 	if err != nil {
 		return err
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, err = c.stdin.Write(line)
-	return err
+	return c.p.Send(line)
 }
 
 // do sends a request and waits for its reply. When ctx ends first it
@@ -243,28 +116,21 @@ func (c *Client) do(ctx context.Context, r request) (reply, error) {
 	if c.startErr != nil {
 		return reply{}, c.startErr
 	}
-	c.mu.Lock()
-	if c.err != nil {
-		err := c.err
-		c.mu.Unlock()
+	id, ch, err := c.p.Open()
+	if err != nil {
 		return reply{}, err
 	}
-	c.nextID++
-	id := c.nextID
-	ch := make(chan reply, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
 	r.ID = id
 	if err := c.send(r); err != nil {
 		// A broken pipe: the program is ending, and its end says why.
-		<-c.exited
-		return c.after(id, ch)
+		<-c.p.Exited()
+		return c.p.Ended(id, ch)
 	}
 	select {
 	case rep := <-ch:
 		return rep, nil
-	case <-c.exited:
-		return c.after(id, ch)
+	case <-c.p.Exited():
+		return c.p.Ended(id, ch)
 	case <-ctx.Done():
 	}
 	c.send(request{ID: id, Cancel: true})
@@ -273,32 +139,12 @@ func (c *Client) do(ctx context.Context, r request) (reply, error) {
 	select {
 	case rep := <-ch:
 		return rep, nil
-	case <-c.exited:
-		return c.after(id, ch)
+	case <-c.p.Exited():
+		return c.p.Ended(id, ch)
 	case <-t.C:
-		c.forget(id)
-		return reply{}, c.fail("did not answer within %s of the cancel (%v)", c.cfg.CancelWait, ctx.Err())
+		c.p.Forget(id)
+		return reply{}, c.p.Fail("did not answer within %s of the cancel (%v)", c.cfg.CancelWait, ctx.Err())
 	}
-}
-
-// after is the reply to id once the program has exited: the one it wrote
-// before, or why it exited.
-func (c *Client) after(id int64, ch chan reply) (reply, error) {
-	select {
-	case rep := <-ch:
-		return rep, nil
-	default:
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.pending, id)
-	return reply{}, c.err
-}
-
-func (c *Client) forget(id int64) {
-	c.mu.Lock()
-	delete(c.pending, id)
-	c.mu.Unlock()
 }
 
 // timeLeft is the time left before ctx's deadline, 0 without one.
@@ -329,10 +175,10 @@ func (c *Client) TakeAll(ctx context.Context, srcs []snap.Source, opts Options) 
 		return nil, rep.error()
 	}
 	if rep.Took == nil {
-		return nil, c.fail("answered take %d with no snapshots", rep.ID)
+		return nil, c.p.Fail("answered take %d with no snapshots", rep.ID)
 	}
 	if len(rep.Took.Snapshots) != len(srcs) {
-		return nil, c.fail("answered take %d with %d snapshots for %d sources", rep.ID, len(rep.Took.Snapshots), len(srcs))
+		return nil, c.p.Fail("answered take %d with %d snapshots for %d sources", rep.ID, len(rep.Took.Snapshots), len(srcs))
 	}
 	snaps := make([]*snap.Snapshot, len(srcs))
 	for i, w := range rep.Took.Snapshots {
@@ -364,7 +210,7 @@ func (c *Client) Call(ctx context.Context, src snap.Source, opts Options, tool s
 		return nil, rep.error()
 	}
 	if rep.Called == nil {
-		return nil, c.fail("answered call %d with no result", rep.ID)
+		return nil, c.p.Fail("answered call %d with no result", rep.ID)
 	}
 	return &snap.ToolCall{Snapshot: rep.Called.Snapshot.snapshot(src), Result: json.RawMessage(rep.Called.Result)}, nil
 }
@@ -378,21 +224,9 @@ func (r reply) error() error {
 // Close ends the program: its standard input closes and it exits (killed
 // after 10 s). Later requests fail.
 func (c *Client) Close() error {
-	c.mu.Lock()
-	c.closed = true
-	c.mu.Unlock()
+	c.p.MarkClosed()
 	// Wait for a start under way, and stop any later one.
-	c.once.Do(func() { c.startErr = c.fail("was closed") })
-	if c.cmd == nil {
-		return nil
-	}
-	c.stdin.Close()
-	t := time.NewTimer(10 * time.Second)
-	defer t.Stop()
-	select {
-	case <-c.exited:
-	case <-t.C:
-		c.kill()
-	}
+	c.once.Do(func() { c.startErr = c.p.Fail("was closed") })
+	c.p.Close(10 * time.Second)
 	return nil
 }

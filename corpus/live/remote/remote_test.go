@@ -90,6 +90,7 @@ func fakeTake(ctx context.Context, src snap.Source, opts Options) (*snap.Snapsho
 	case "slow":
 		// Answers only when cancelled, as corpus/live does: after the
 		// (imaginary) server was reaped, with ErrInterrupted.
+		fmt.Fprintf(os.Stderr, "slow: pid %d\n", os.Getpid())
 		<-ctx.Done()
 		time.Sleep(50 * time.Millisecond)
 		return nil, &snap.HandshakeError{Failure: snap.Failure{Source: src.String(), Err: snap.ErrInterrupted}}
@@ -279,22 +280,24 @@ func TestProgramCrash(t *testing.T) {
 
 // A program killed while a request is in flight.
 func TestProgramKilled(t *testing.T) {
-	c, _ := program(t, "serve")
+	c, stderr := program(t, "serve")
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Take(context.Background(), snap.Source{Command: []string{"slow"}}, Options{})
 		done <- err
 	}()
+	var pid int
 	require.Eventually(t, func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.nextID == 1 && len(c.pending) == 1
+		_, err := fmt.Sscanf(stderr.String(), "slow: pid %d", &pid)
+		return err == nil
 	}, 10*time.Second, 10*time.Millisecond)
-	require.NoError(t, c.cmd.Process.Kill())
-	err := <-done
+	p, err := os.FindProcess(pid)
+	require.NoError(t, err)
+	require.NoError(t, p.Kill())
+	err = <-done
 	var pe *ProgramError
 	require.ErrorAs(t, err, &pe)
-	assert.Contains(t, err.Error(), " exited unexpectedly (signal: killed)")
+	assert.Contains(t, err.Error(), " exited unexpectedly (signal: killed): slow: pid ")
 }
 
 func TestStartErrors(t *testing.T) {

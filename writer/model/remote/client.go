@@ -1,19 +1,16 @@
 package remote
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/toolfind/toolfind/internal/stderrtail"
+	"github.com/toolfind/toolfind/internal/pipeprog"
 	"github.com/toolfind/toolfind/writer/model"
 )
 
@@ -40,24 +37,11 @@ type Config struct {
 // started at the first Ask. It is safe for concurrent use; Close ends
 // the program.
 type Backend struct {
-	cfg  Config
-	name string // the program's base name, in errors
+	cfg Config
+	p   *pipeprog.Client[reply]
 
 	once     sync.Once
 	startErr error
-	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	wmu      sync.Mutex // serialises writes to stdin
-	exited   chan struct{}
-	tail     stderrtail.Writer
-
-	mu      sync.Mutex
-	nextID  int64
-	pending map[int64]chan reply
-	closed  bool
-	err     error  // set when the program's output ended: why
-	bad     error  // the program's line that is not the protocol
-	exit    string // how the program exited, with its last stderr line
 }
 
 // New checks the configuration; the program starts at the first Ask.
@@ -74,151 +58,46 @@ func New(cfg Config) (*Backend, error) {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 30 * time.Second
 	}
-	return &Backend{cfg: cfg, name: filepath.Base(cfg.Program), pending: map[int64]chan reply{}, exited: make(chan struct{})}, nil
-}
-
-// fail is a backend error naming the program.
-func (b *Backend) fail(format string, args ...any) error {
-	return &model.BackendError{Err: fmt.Errorf(b.name+" "+format, args...)}
-}
-
-// start runs the program and waits for its ready line.
-func (b *Backend) start() error {
-	b.mu.Lock()
-	closed := b.closed
-	b.mu.Unlock()
-	if closed {
-		return b.fail("was closed")
-	}
-	env := b.cfg.Env
+	env := cfg.Env
 	if env == nil {
 		env = os.Environ()
 	}
 	// The key only in the environment, never on the command line or the
 	// pipe; set even when empty, so the program uses no other.
-	env = append(env[:len(env):len(env)], model.KeyVar(b.cfg.Model.API)+"="+b.cfg.Model.Key)
-	cmd := exec.Command(b.cfg.Program, b.cfg.Args...)
-	cmd.Env = env
-	b.tail.W = b.cfg.Stderr
-	cmd.Stderr = &b.tail
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return b.fail("cannot start: %v", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return b.fail("cannot start: %v", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return &model.BackendError{Err: fmt.Errorf("cannot start %s: %v", b.cfg.Program, err)}
-	}
-	b.cmd, b.stdin = cmd, stdin
-	ch := make(chan reply, 1)
-	b.mu.Lock()
-	b.pending[0] = ch
-	b.mu.Unlock()
-	go b.read(stdout)
+	env = append(env[:len(env):len(env)], model.KeyVar(cfg.Model.API)+"="+cfg.Model.Key)
+	p := pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Env: env, Stderr: cfg.Stderr,
+		StartTimeout: cfg.StartTimeout, Expect: "toolfind-model",
+		Decode: func(line []byte) (int64, reply, error) {
+			r, err := decodeReply(line)
+			return r.ID, r, err
+		},
+		Wrap: func(err error) error { return &model.BackendError{Err: err} }})
+	return &Backend{cfg: cfg, p: p}, nil
+}
+
+// start runs the program and waits for its ready line.
+func (b *Backend) start() error {
 	m := b.cfg.Model
-	if err := b.send(call{Hello: &hello{Protocol: Protocol, API: m.API, BaseURL: m.BaseURL, Model: m.Model,
-		Temperature: m.Temperature, MaxTokens: m.MaxTokens}}); err != nil {
-		// The program is gone: its exit says why.
-		select {
-		case <-b.exited:
-		case <-time.After(b.cfg.StartTimeout):
-		}
+	line, err := encode(call{Hello: &hello{Protocol: Protocol, API: m.API, BaseURL: m.BaseURL, Model: m.Model,
+		Temperature: m.Temperature, MaxTokens: m.MaxTokens}})
+	if err != nil {
+		return err
 	}
-	timer := time.NewTimer(b.cfg.StartTimeout)
-	defer timer.Stop()
-	var r reply
-	select {
-	case r = <-ch:
-	case <-b.exited:
-		select {
-		case r = <-ch:
-		default:
-			return b.notReady()
-		}
-	case <-timer.C:
-		b.kill()
-		return b.fail("did not answer within %s: is it toolfind-model? (%s)", b.cfg.StartTimeout, b.cfg.Program)
-	}
+	r, err := b.p.Start(line)
 	switch {
+	case err != nil:
+		return err
 	case r.Error != nil:
-		b.kill()
-		return r.Error.err(b.name)
+		b.p.Kill()
+		return r.Error.err(filepath.Base(b.cfg.Program))
 	case r.Ready == nil:
-		b.kill()
-		return b.fail("answered the handshake with no ready line: is it toolfind-model? (%s)", b.cfg.Program)
+		b.p.Kill()
+		return b.p.Fail("answered the handshake with no ready line: is it toolfind-model? (%s)", b.cfg.Program)
 	case r.Ready.Protocol != Protocol:
-		b.kill()
-		return b.fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
+		b.p.Kill()
+		return b.p.Fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
 	}
 	return nil
-}
-
-// notReady is the error of a program that ended before its ready line.
-func (b *Backend) notReady() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.bad != nil {
-		return b.fail("is not toolfind-model (%s): %v", b.cfg.Program, b.bad)
-	}
-	return b.fail("exited before it was ready %s", b.exit)
-}
-
-// kill ends the program and waits for its output to end.
-func (b *Backend) kill() {
-	b.cmd.Process.Kill()
-	<-b.exited
-}
-
-// read routes the program's replies to their asks until its output ends,
-// then records why it ended.
-func (b *Backend) read(stdout io.Reader) {
-	r := bufio.NewReaderSize(stdout, 64<<10)
-	var bad error
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			rep, derr := decodeReply(line)
-			if derr != nil {
-				bad = fmt.Errorf("its line %d is not the protocol (%v): %q", n, derr, stderrtail.Clip(line, 120))
-				b.cmd.Process.Kill()
-				break
-			}
-			b.mu.Lock()
-			ch := b.pending[rep.ID]
-			delete(b.pending, rep.ID)
-			b.mu.Unlock()
-			if ch != nil {
-				ch <- rep
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	io.Copy(io.Discard, r)
-	werr := b.cmd.Wait()
-	b.mu.Lock()
-	b.exit = "without an error"
-	if werr != nil {
-		b.exit = "(" + werr.Error() + ")"
-	}
-	if l := b.tail.Last(); l != "" {
-		b.exit += ": " + l
-	}
-	b.bad = bad
-	switch {
-	case bad != nil:
-		b.err = b.fail("wrote what is not the protocol: %v", bad)
-	case b.closed:
-		b.err = b.fail("was closed")
-	default:
-		b.err = b.fail("exited unexpectedly %s", b.exit)
-	}
-	b.mu.Unlock()
-	close(b.exited)
 }
 
 // send writes one line to the program.
@@ -227,10 +106,7 @@ func (b *Backend) send(c call) error {
 	if err != nil {
 		return err
 	}
-	b.wmu.Lock()
-	defer b.wmu.Unlock()
-	_, err = b.stdin.Write(line)
-	return err
+	return b.p.Send(line)
 }
 
 // Ask implements model.Backend: it sends the request and prompt to the
@@ -241,17 +117,11 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 	if b.startErr != nil {
 		return model.Answer{}, b.startErr
 	}
-	b.mu.Lock()
-	if b.err != nil {
-		err := b.err
-		b.mu.Unlock()
+	id, ch, err := b.p.Open()
+	if err != nil {
 		return model.Answer{}, err
 	}
-	b.nextID++
-	id := b.nextID
-	ch := make(chan reply, 1)
-	b.pending[id] = ch
-	b.mu.Unlock()
+	name := filepath.Base(b.cfg.Program)
 	a := &ask{Request: req, Prompt: prompt}
 	if dl, ok := ctx.Deadline(); ok {
 		a.TimeoutMS = max(1, time.Until(dl).Milliseconds())
@@ -259,10 +129,11 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 	if err := b.send(call{ID: id, Ask: a}); err != nil {
 		// A broken pipe: the program is ending, and its end says why.
 		select {
-		case <-b.exited:
-			return model.Answer{}, b.exitErr(id)
+		case <-b.p.Exited():
+			_, err := b.p.Ended(id, ch)
+			return model.Answer{}, err
 		case <-ctx.Done():
-			b.forget(id)
+			b.p.Forget(id)
 			return model.Answer{}, ctx.Err()
 		}
 	}
@@ -274,18 +145,17 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 			// deadline or cancel is the cause, as it is below.
 			return model.Answer{}, err
 		}
-		return r.result(b.name)
+		return r.result(name)
 	case <-ctx.Done():
-		b.forget(id)
+		b.p.Forget(id)
 		b.send(call{ID: id, Cancel: true})
 		return model.Answer{}, ctx.Err()
-	case <-b.exited:
-		select {
-		case r := <-ch:
-			return r.result(b.name)
-		default:
-			return model.Answer{}, b.exitErr(id)
+	case <-b.p.Exited():
+		r, err := b.p.Ended(id, ch)
+		if err != nil {
+			return model.Answer{}, err
 		}
+		return r.result(name)
 	}
 }
 
@@ -302,19 +172,6 @@ func callerEnded(ctx context.Context) error {
 	return nil
 }
 
-func (b *Backend) forget(id int64) {
-	b.mu.Lock()
-	delete(b.pending, id)
-	b.mu.Unlock()
-}
-
-func (b *Backend) exitErr(id int64) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	delete(b.pending, id)
-	return b.err
-}
-
 // result is the answer or error of an ask's reply.
 func (r reply) result(program string) (model.Answer, error) {
 	if r.Error != nil {
@@ -329,19 +186,9 @@ func (r reply) result(program string) (model.Answer, error) {
 // Close ends the program: its standard input closes, it finishes and
 // exits (killed after 5 s). Later asks fail.
 func (b *Backend) Close() error {
-	b.mu.Lock()
-	b.closed = true
-	b.mu.Unlock()
+	b.p.MarkClosed()
 	// Wait for a start under way, and stop any later one.
-	b.once.Do(func() { b.startErr = b.fail("was closed") })
-	if b.cmd == nil {
-		return nil
-	}
-	b.stdin.Close()
-	select {
-	case <-b.exited:
-	case <-time.After(5 * time.Second):
-		b.kill()
-	}
+	b.once.Do(func() { b.startErr = b.p.Fail("was closed") })
+	b.p.Close(5 * time.Second)
 	return nil
 }

@@ -42,8 +42,11 @@
 // gets it in its environment, under model.KeyVar(api), and only there.
 // The program's standard error is passed on. If the program exits while
 // asks are in flight, each of them, and every later one, fails with a
-// *model.BackendError naming its exit status and the last line it wrote
-// on standard error; so does a program that is not toolfind-model (no
-// ready line, or a line that is not the protocol) or speaks another
-// protocol version.
+// *model.BackendError naming its exit status and the line of its
+// standard error that says why (a Go panic's first line, else the
+// last); so does a program that is not toolfind-model (no ready line, or
+// a line that is not the protocol) or speaks another protocol version.
+// (The pipe's mechanics — the program's start, routing by id, its end,
+// the serving loop — are package internal/pipeprog's, shared with
+// corpus/live/remote.)
 package remote
