@@ -30,40 +30,11 @@ func TestToolfindLinksNoMCPSDK(t *testing.T) {
 }
 
 func TestFindLiveProgram(t *testing.T) {
-	dir := t.TempDir()
-	exe := writeProgram(t, dir, "tl", "exit 0")
-	plain := filepath.Join(dir, "plain")
-	require.NoError(t, os.WriteFile(plain, nil, 0o644))
-	onPath := t.TempDir()
-	inPath := writeProgram(t, onPath, liveProgramName, "exit 0")
-
-	t.Setenv("PATH", onPath)
-	t.Setenv("TOOLFIND_LIVE_PROGRAM", "")
-	p, err := findLiveProgram("")
-	require.NoError(t, err)
-	assert.Equal(t, inPath, p, "on PATH")
-	t.Setenv("TOOLFIND_LIVE_PROGRAM", exe)
-	p, err = findLiveProgram("")
-	require.NoError(t, err)
-	assert.Equal(t, exe, p, "the environment before PATH")
-	p, err = findLiveProgram(inPath)
-	require.NoError(t, err)
-	assert.Equal(t, inPath, p, "the flag before the environment")
-
-	for _, tt := range []struct{ flag, env, want string }{
-		{filepath.Join(dir, "none"), "", "--live-program " + filepath.Join(dir, "none") + ": no such file"},
-		{"", plain, "TOOLFIND_LIVE_PROGRAM " + plain + ": not executable"},
-		{dir, "", "--live-program " + dir + ": a folder, not a program"},
-	} {
-		t.Setenv("TOOLFIND_LIVE_PROGRAM", tt.env)
-		_, err := findLiveProgram(tt.flag)
-		assert.EqualError(t, err, tt.want)
-	}
-
+	checkFindProgram(t, liveHelper, findLiveProgram)
 	// Nowhere: the error says how to install it.
 	t.Setenv("TOOLFIND_LIVE_PROGRAM", "")
 	t.Setenv("PATH", t.TempDir())
-	_, err = findLiveProgram("")
+	_, err := findLiveProgram("")
 	assert.EqualError(t, err, "--server and --url run the toolfind-live program (it holds the MCP Go SDK), found neither beside toolfind nor on PATH: "+
 		"install it with `go install github.com/toolfind/toolfind/cmd/toolfind-live@latest` (or `go install ./cmd/...` in a checkout), "+
 		"or give --live-program PATH or TOOLFIND_LIVE_PROGRAM")

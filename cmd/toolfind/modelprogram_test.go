@@ -71,43 +71,50 @@ func TestToolfindLinksNoSDK(t *testing.T) {
 }
 
 func TestFindModelProgram(t *testing.T) {
+	checkFindProgram(t, modelHelper, findModelProgram)
+	// Nowhere: the error says how to install it.
+	t.Setenv("TOOLFIND_MODEL_PROGRAM", "")
+	t.Setenv("PATH", t.TempDir())
+	_, err := findModelProgram("")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "go install github.com/toolfind/toolfind/cmd/toolfind-model@latest")
+	assert.Contains(t, err.Error(), "go install ./cmd/...")
+}
+
+// checkFindProgram checks a helper program's lookup: its flag, then its
+// variable, then PATH; a flag or variable naming what cannot run is an
+// error saying why.
+func checkFindProgram(t *testing.T, h helper, find func(string) (string, error)) {
+	t.Helper()
 	dir := t.TempDir()
 	exe := writeProgram(t, dir, "tm", "exit 0")
 	plain := filepath.Join(dir, "plain")
 	require.NoError(t, os.WriteFile(plain, nil, 0o644))
 	onPath := t.TempDir()
-	inPath := writeProgram(t, onPath, modelProgramName, "exit 0")
+	inPath := writeProgram(t, onPath, h.name, "exit 0")
 
 	t.Setenv("PATH", onPath)
-	t.Setenv("TOOLFIND_MODEL_PROGRAM", "")
-	p, err := findModelProgram("")
+	t.Setenv(h.env, "")
+	p, err := find("")
 	require.NoError(t, err)
 	assert.Equal(t, inPath, p, "on PATH")
-	t.Setenv("TOOLFIND_MODEL_PROGRAM", exe)
-	p, err = findModelProgram("")
+	t.Setenv(h.env, exe)
+	p, err = find("")
 	require.NoError(t, err)
 	assert.Equal(t, exe, p, "the environment before PATH")
-	p, err = findModelProgram(inPath)
+	p, err = find(inPath)
 	require.NoError(t, err)
 	assert.Equal(t, inPath, p, "the flag before the environment")
 
 	for _, tt := range []struct{ flag, env, want string }{
-		{filepath.Join(dir, "none"), "", "--model-program " + filepath.Join(dir, "none") + ": no such file"},
-		{"", plain, "TOOLFIND_MODEL_PROGRAM " + plain + ": not executable"},
-		{dir, "", "--model-program " + dir + ": a folder, not a program"},
+		{filepath.Join(dir, "none"), "", h.flag + " " + filepath.Join(dir, "none") + ": no such file"},
+		{"", plain, h.env + " " + plain + ": not executable"},
+		{dir, "", h.flag + " " + dir + ": a folder, not a program"},
 	} {
-		t.Setenv("TOOLFIND_MODEL_PROGRAM", tt.env)
-		_, err := findModelProgram(tt.flag)
+		t.Setenv(h.env, tt.env)
+		_, err := find(tt.flag)
 		assert.EqualError(t, err, tt.want)
 	}
-
-	// Nowhere: the error says how to install it.
-	t.Setenv("TOOLFIND_MODEL_PROGRAM", "")
-	t.Setenv("PATH", t.TempDir())
-	_, err = findModelProgram("")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "go install github.com/toolfind/toolfind/cmd/toolfind-model@latest")
-	assert.Contains(t, err.Error(), "go install ./cmd/...")
 }
 
 // writeProgram writes an executable shell script.

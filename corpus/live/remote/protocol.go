@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus/live/snap"
+	"github.com/toolfind/toolfind/internal/pipeprog"
 )
 
 // Protocol is the version of the line protocol (package doc). A program
@@ -470,15 +471,7 @@ type joinError struct {
 func (e *joinError) Unwrap() []error { return e.causes }
 
 // encode renders a message as one line. HTML characters are not escaped.
-func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func encode(v any) ([]byte, error) { return pipeprog.Encode(v) }
 
 // decodeRequest reads one line written by toolfind.
 func decodeRequest(line []byte) (request, error) {

@@ -1,12 +1,12 @@
 package remote
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/toolfind/toolfind/internal/pipeprog"
 	"github.com/toolfind/toolfind/writer/model"
 )
 
@@ -69,15 +69,7 @@ type wireError struct {
 
 // encode renders a message as one line. HTML characters are not escaped,
 // so an answer's call crosses the pipe byte for byte.
-func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func encode(v any) ([]byte, error) { return pipeprog.Encode(v) }
 
 // decodeCall reads one line written by toolfind.
 func decodeCall(line []byte) (call, error) {
