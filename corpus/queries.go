@@ -39,6 +39,14 @@ type QuerySet struct {
 // LoadQueries reads a JSON Lines query file and resolves every expect entry
 // against cat.
 func LoadQueries(path string, cat *Catalog) (*QuerySet, error) {
+	return LoadQueriesWith(LoadOptions{}, path, cat)
+}
+
+// LoadQueriesWith is LoadQueries with options. With MapFiles the file is
+// mapped into memory, read-only and never released, instead of read into
+// the heap, and the queries' strings point into it (see
+// LoadOptions.MapFiles, which applies alike); Progress is not used.
+func LoadQueriesWith(opts LoadOptions, path string, cat *Catalog) (*QuerySet, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &LoadError{File: path, Err: err}
@@ -47,6 +55,11 @@ func LoadQueries(path string, cat *Catalog) (*QuerySet, error) {
 	size := 0
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < math.MaxInt32 {
 		size = int(fi.Size())
+	}
+	if opts.MapFiles && size > 0 {
+		if data, ok := mapQueryFile(f, size); ok {
+			return parseQueries(path, data, nil, cat)
+		}
 	}
 	data, err := readAll(f, size)
 	return parseQueries(path, data, err, cat)
