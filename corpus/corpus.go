@@ -29,6 +29,7 @@ package corpus
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/toolfind/toolfind/ojson"
@@ -187,17 +188,49 @@ func (c *Catalog) Tools() []*Tool {
 }
 
 // UniqueTools returns the tools in catalog order with, per server, only the
-// first tool of each name (the usual first-wins rule).
+// first tool of each name (the usual first-wins rule). A server's repeated
+// names are found by a scan when it has a few tools, else by a stable sort
+// of its tools' positions by name (no map).
 func (c *Catalog) UniqueTools() []*Tool {
-	var out []*Tool
+	n := 0
 	for _, s := range c.Servers {
-		seen := make(map[string]bool, len(s.Tools))
-		for _, t := range s.Tools {
-			if seen[t.Name] {
-				continue
+		n += len(s.Tools)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]*Tool, 0, n)
+	var order []int32
+	var dup []bool
+	for _, s := range c.Servers {
+		ts := s.Tools
+		if len(ts) <= 16 {
+		tools:
+			for i, t := range ts {
+				for _, u := range ts[:i] {
+					if u.Name == t.Name {
+						continue tools
+					}
+				}
+				out = append(out, t)
 			}
-			seen[t.Name] = true
-			out = append(out, t)
+			continue
+		}
+		order = order[:0]
+		for i := range ts {
+			order = append(order, int32(i))
+		}
+		slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(ts[a].Name, ts[b].Name) })
+		dup = append(dup[:0], make([]bool, len(ts))...)
+		for k := 1; k < len(order); k++ {
+			if ts[order[k]].Name == ts[order[k-1]].Name {
+				dup[order[k]] = true
+			}
+		}
+		for i, t := range ts {
+			if !dup[i] {
+				out = append(out, t)
+			}
 		}
 	}
 	return out

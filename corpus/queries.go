@@ -568,7 +568,7 @@ func NewResolver(cat *Catalog) *Resolver {
 	if cat == nil {
 		return r
 	}
-	tools := uniqueTools(cat)
+	tools := cat.UniqueTools()
 	// The ids and the server__tool joins, cut from one string.
 	size := 0
 	for _, t := range tools {
@@ -636,50 +636,6 @@ func (r *Resolver) find(keys []rkey, key string) []rkey {
 		j++
 	}
 	return keys[i:j]
-}
-
-// uniqueTools is cat.UniqueTools (per server, only the first tool of each
-// name), with a sort per large server instead of a map.
-func uniqueTools(cat *Catalog) []*Tool {
-	n := 0
-	for _, s := range cat.Servers {
-		n += len(s.Tools)
-	}
-	out := make([]*Tool, 0, n)
-	var order []int32
-	var dup []bool
-	for _, s := range cat.Servers {
-		ts := s.Tools
-		if len(ts) <= 16 {
-		tools:
-			for i, t := range ts {
-				for _, u := range ts[:i] {
-					if u.Name == t.Name {
-						continue tools
-					}
-				}
-				out = append(out, t)
-			}
-			continue
-		}
-		order = order[:0]
-		for i := range ts {
-			order = append(order, int32(i))
-		}
-		slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(ts[a].Name, ts[b].Name) })
-		dup = append(dup[:0], make([]bool, len(ts))...)
-		for k := 1; k < len(order); k++ {
-			if ts[order[k]].Name == ts[order[k-1]].Name {
-				dup[order[k]] = true
-			}
-		}
-		for i, t := range ts {
-			if !dup[i] {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
 }
 
 // sanitize maps every character outside [A-Za-z0-9_] to '_', the strictest

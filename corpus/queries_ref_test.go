@@ -281,3 +281,41 @@ func TestResolverAsReference(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueTools: the first tool of each name per server, as a map of
+// the names seen finds them, in servers of a few and of many tools.
+func TestUniqueTools(t *testing.T) {
+	var many []*Tool
+	for i := 0; i < 40; i++ {
+		many = append(many, &Tool{Server: "m", Name: fmt.Sprintf("t%d", i%13), Description: fmt.Sprint(i)})
+	}
+	cats := []*Catalog{Demo(), {}, {Servers: []*Server{
+		{Name: "a", Tools: []*Tool{{Name: "x"}, {Name: "y"}, {Name: "x", Description: "2"}, {Name: ""}, {Name: ""}}},
+		{Name: "m", Tools: many},
+		{Name: "b", Tools: []*Tool{{Name: "x"}}},
+	}}}
+	if cat, err := Load("../../shared/catalogs"); err == nil {
+		cats = append(cats, cat)
+	}
+	for _, cat := range cats {
+		var want []*Tool
+		for _, s := range cat.Servers {
+			seen := map[string]bool{}
+			for _, tl := range s.Tools {
+				if !seen[tl.Name] {
+					seen[tl.Name] = true
+					want = append(want, tl)
+				}
+			}
+		}
+		got := cat.UniqueTools()
+		if len(got) != len(want) {
+			t.Fatalf("%d unique tools, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("tool %d: %s %q, want %s %q", i, got[i].Name, got[i].Description, want[i].Name, want[i].Description)
+			}
+		}
+	}
+}
