@@ -87,6 +87,11 @@ func fakeTake(ctx context.Context, src snap.Source, opts Options) (*snap.Snapsho
 	case "crash":
 		fmt.Fprintln(os.Stderr, "panic: out of luck\n\ngoroutine 1 [running]:\nmain.main()")
 		os.Exit(2)
+	case "garbage":
+		// The program's output broken mid-session.
+		fmt.Println("{half a line")
+		<-ctx.Done()
+		return nil, ctx.Err()
 	case "slow":
 		// Answers only when cancelled, as corpus/live does: after the
 		// (imaginary) server was reaped, with ErrInterrupted.
@@ -276,6 +281,22 @@ func TestProgramCrash(t *testing.T) {
 	assert.EqualError(t, err, name+" exited unexpectedly (exit status 2): panic: out of luck")
 	_, isLive := snap.PhaseOf(err)
 	assert.False(t, isLive, "a program failure is not a server's phase")
+}
+
+// A program that writes what is not the protocol after its ready line
+// is killed; the request in flight and every later one fail naming the
+// line.
+func TestProgramGarbage(t *testing.T) {
+	c, _ := program(t, "serve")
+	_, err := c.Take(context.Background(), snap.Source{Command: []string{"garbage"}}, Options{})
+	var pe *ProgramError
+	require.ErrorAs(t, err, &pe)
+	exe, _ := os.Executable()
+	name := exe[strings.LastIndexByte(exe, os.PathSeparator)+1:]
+	want := name + ` wrote what is not the protocol: its line 2 is not the protocol (not a JSON object: invalid character 'h' looking for beginning of object key string): "{half a line"`
+	assert.EqualError(t, err, want)
+	_, err = c.Take(context.Background(), snap.Source{Command: []string{"ok"}}, Options{})
+	assert.EqualError(t, err, want)
 }
 
 // A program killed while a request is in flight.
