@@ -1,7 +1,9 @@
 // Package pipeprog runs a helper program that answers JSON lines over its
 // standard input and output, and is that program's loop: toolfind runs
-// toolfind-model (writer/model/remote) and toolfind-live
-// (corpus/live/remote) this way, so as not to link their SDKs.
+// toolfind-model (writer/model/remote), toolfind-live
+// (corpus/live/remote) and toolfind-js (jsbox/remote, whose own Serve
+// also routes the answers to a run's questions) this way, so as not to
+// link their SDKs and engines.
 //
 // The lines have ids: the client's hello is id 0 and is answered first
 // (ready, or a refusal); requests have ids 1, 2, …, several may be in
@@ -52,6 +54,11 @@ type Config[R any] struct {
 	Wrap func(error) error
 	// Setup, when not nil, adjusts the command before it starts.
 	Setup func(*exec.Cmd)
+	// Intercept, when not nil, sees every line before it is routed: true
+	// when it handled the line, which then ends no request (a question
+	// the program asks in the middle of one, as toolfind-js does for an
+	// OpenCode script's search()). It must not block.
+	Intercept func(id int64, reply R) bool
 }
 
 // Client is one run of the program. It is safe for concurrent use.
@@ -175,12 +182,14 @@ func (c *Client[R]) read(stdout io.Reader) {
 				c.cmd.Process.Kill()
 				break
 			}
-			c.mu.Lock()
-			ch := c.pending[id]
-			delete(c.pending, id)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- rep
+			if c.cfg.Intercept == nil || !c.cfg.Intercept(id, rep) {
+				c.mu.Lock()
+				ch := c.pending[id]
+				delete(c.pending, id)
+				c.mu.Unlock()
+				if ch != nil {
+					ch <- rep
+				}
 			}
 		}
 		if err != nil {
