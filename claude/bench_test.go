@@ -84,10 +84,11 @@ func BenchmarkNewShared(b *testing.B) {
 }
 
 // BenchmarkSearchAzureE2E: the 739 prompts of the azure-e2e corpus over the
-// Azure catalog (235 tools), as bench asks them (search.Query.Brief); one
-// op is every prompt once, the index already built. The variants: a fresh
-// simulator per op (index and term cache built inside the op, as in one
-// `toolfind bench` run), and the full results `rank` asks for.
+// Azure catalog (235 tools), as bench asks them (search.Query.Brief, and
+// its buffer for the hits, search.Query.Hits); one op is every prompt
+// once, the index already built. The variants: brief without the buffer,
+// a fresh simulator per op (index and term cache built inside the op, as
+// in one `toolfind bench` run), and the full results `rank` asks for.
 func BenchmarkSearchAzureE2E(b *testing.B) {
 	cat := sharedCatalog(b, "azure")
 	qs, err := corpus.LoadQueries("../../shared/corpora/azure-e2e/queries.jsonl", cat)
@@ -95,20 +96,25 @@ func BenchmarkSearchAzureE2E(b *testing.B) {
 		b.Skipf("azure-e2e queries: %v", err)
 	}
 	ctx := context.Background()
-	run := func(b *testing.B, s *Simulator, brief bool) {
+	hits := make([]search.Hit, 0, DefaultMaxResults)
+	run := func(b *testing.B, s *Simulator, brief, buffer bool) {
 		for _, q := range qs.Queries {
-			if _, err := s.Search(ctx, search.Query{Text: q.Text, Brief: brief}); err != nil {
+			query := search.Query{Text: q.Text, Brief: brief}
+			if buffer {
+				query.Hits = hits
+			}
+			if _, err := s.Search(ctx, query); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	for _, c := range []struct {
-		name         string
-		fresh, brief bool
-	}{{"brief", false, true}, {"fresh-brief", true, true}, {"full", false, false}} {
+		name                 string
+		fresh, brief, buffer bool
+	}{{"bench", false, true, true}, {"brief", false, true, false}, {"fresh-bench", true, true, true}, {"full", false, false, false}} {
 		b.Run(c.name, func(b *testing.B) {
 			s := New(cat, V2_1_328, DefaultOptions())
-			run(b, s, c.brief)
+			run(b, s, c.brief, c.buffer)
 			b.ReportAllocs()
 			start := cpuTime()
 			n := 0
@@ -116,7 +122,7 @@ func BenchmarkSearchAzureE2E(b *testing.B) {
 				if c.fresh {
 					s = New(cat, V2_1_328, DefaultOptions())
 				}
-				run(b, s, c.brief)
+				run(b, s, c.brief, c.buffer)
 				n++
 			}
 			if n > 0 {

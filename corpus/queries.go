@@ -79,13 +79,17 @@ const MaxQueryLine = 10 << 20
 // copy), and queries with the same tags as the query before them share
 // its Tags map: treat a Query's fields as read-only.
 func ParseQueries(file string, r io.Reader, cat *Catalog) (*QuerySet, error) {
-	data, err := readAll(r, 0)
+	size := 0
+	if l, ok := r.(interface{ Len() int }); ok { // bytes.Reader, strings.Reader, bytes.Buffer
+		size = l.Len()
+	}
+	data, err := readAll(r, size)
 	return parseQueries(file, data, err, cat)
 }
 
 // readAll reads r to its end, into one buffer of size+1 bytes when r has
-// size bytes; err is the error that stopped it, if not io.EOF, with the
-// bytes read until then.
+// size bytes, else doubling it as it fills; err is the error that stopped
+// it, if not io.EOF, with the bytes read until then.
 func readAll(r io.Reader, size int) ([]byte, error) {
 	b := make([]byte, 0, max(size+1, 512))
 	for {
@@ -98,7 +102,7 @@ func readAll(r io.Reader, size int) ([]byte, error) {
 			return b, err
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			b = append(make([]byte, 0, 2*cap(b)), b...)
 		}
 	}
 }

@@ -110,3 +110,26 @@ func BenchmarkParseQueriesAzure(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadQueriesAzure loads the azure-e2e query file (169 KB, 739
+// prompts) as bench does: read into the heap, or mapped (MapFiles).
+func BenchmarkLoadQueriesAzure(b *testing.B) {
+	cat, err := Load("../../shared/catalogs/azure.json")
+	if err != nil {
+		b.Skipf("shared azure catalog: %v", err)
+	}
+	const path = "../../shared/corpora/azure-e2e/queries.jsonl"
+	for _, c := range []struct {
+		name string
+		opts LoadOptions
+	}{{"read", LoadOptions{}}, {"mapped", LoadOptions{MapFiles: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := LoadQueriesWith(c.opts, path, cat); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
