@@ -25,6 +25,9 @@
 // An expect entry may be written server/tool, server__tool,
 // mcp__server__tool (with '-' and '.' possibly sanitised to '_') or as a
 // bare tool name that is unique in the catalog. Other keys become tags.
+// A query file is read whole (or mapped, LoadQueriesWith) and the queries'
+// strings are cut from it; the usual line is read by a scanner of its own,
+// any other by encoding/json, with the same result (FuzzQueryLine).
 package corpus
 
 import (
