@@ -786,3 +786,61 @@ func TestFirstQueryScanMatchesIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentBriefQueries: queries of every kind searched at once, as
+// bench's workers do (Brief, each worker with its own hits buffer), give
+// what one at a time gives: the per-query scratch, the term cache and the
+// name lookups are shared safely; run with -race.
+func TestConcurrentBriefQueries(t *testing.T) {
+	queries := []string{"billing", "Invoice LOOKUP", "+ticket close", "close", "mcp__tickets", "invoice_lookup",
+		"mcp__billing__invoice_lookup", "select:WebFetch,mcp__billing__invoice_lookup", "naïve Café", "a", "", "zzz",
+		"ledger entries", "+nothing here", "WebFetch", "webfetch", "create ticket comment", "refund"}
+	type got struct {
+		tools  []corpus.ToolID
+		tokens int
+	}
+	brief := func(s *Simulator, q string, buf []search.Hit) (got, error) {
+		r, err := s.Search(context.Background(), search.Query{Text: q, Limit: 3, Brief: true, Hits: buf})
+		var g got
+		for _, h := range r.Hits {
+			g.tools = append(g.tools, h.Tool)
+		}
+		g.tokens = r.ShownTokens
+		return g, err
+	}
+	want := map[string]got{}
+	seq := demo(t, V2_1_328, DefaultOptions())
+	for round := 0; round < 2; round++ { // the first query scans, the later ones use the index
+		for _, q := range queries {
+			g, err := brief(seq, q, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[q] = g
+		}
+	}
+	s := demo(t, V2_1_328, DefaultOptions())
+	errs := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		go func() {
+			buf := make([]search.Hit, 0, 3)
+			for i := range 3 * len(queries) {
+				q := queries[(i+w*5)%len(queries)]
+				g, err := brief(s, q, buf)
+				if err == nil && !reflect.DeepEqual(g, want[q]) {
+					err = fmt.Errorf("%q: %v, want %v", q, g, want[q])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < 8; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
