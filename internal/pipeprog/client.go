@@ -162,6 +162,21 @@ func (c *Client[R]) notReady() error {
 	return c.Fail("exited before it was ready %s", c.exit)
 }
 
+// CheckReady checks the hello's answer once the caller has seen no
+// refusal in it: protocol is its ready line's protocol (nil: it has none),
+// which must be want. A program that fails the check is killed.
+func (c *Client[R]) CheckReady(protocol *int, want int) error {
+	switch {
+	case protocol == nil:
+		c.Kill()
+		return c.Fail("answered the handshake with no ready line: is it %s? (%s)", c.cfg.Expect, c.cfg.Program)
+	case *protocol != want:
+		c.Kill()
+		return c.Fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", *protocol, want)
+	}
+	return nil
+}
+
 // Kill ends the program and waits for its output to end.
 func (c *Client[R]) Kill() {
 	c.cmd.Process.Kill()
@@ -225,6 +240,15 @@ func (c *Client[R]) Send(line []byte) error {
 	defer c.wmu.Unlock()
 	_, err := c.stdin.Write(line)
 	return err
+}
+
+// SendJSON writes v to the program as one line (Encode).
+func (c *Client[R]) SendJSON(v any) error {
+	line, err := Encode(v)
+	if err != nil {
+		return err
+	}
+	return c.Send(line)
 }
 
 // Open is a new request: its id and the channel its reply comes on; or

@@ -84,13 +84,9 @@ func (e *Engine) start() error {
 		e.p.Kill()
 		return e.p.Fail("refused the handshake: %s", string(*r.Error))
 	case r.Ready == nil:
-		e.p.Kill()
-		return e.p.Fail("answered the handshake with no ready line: is it toolfind-js? (%s)", e.cfg.Program)
-	case r.Ready.Protocol != Protocol:
-		e.p.Kill()
-		return e.p.Fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
+		return e.p.CheckReady(nil, Protocol)
 	}
-	return nil
+	return e.p.CheckReady(&r.Ready.Protocol, Protocol)
 }
 
 // search answers a run's search() with the run's search function, in its

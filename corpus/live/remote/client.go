@@ -89,22 +89,9 @@ func (c *Client) start() error {
 		c.p.Kill()
 		return c.p.Fail("refused the handshake: %s", r.Fatal)
 	case r.Ready == nil:
-		c.p.Kill()
-		return c.p.Fail("answered the handshake with no ready line: is it toolfind-live? (%s)", c.cfg.Program)
-	case r.Ready.Protocol != Protocol:
-		c.p.Kill()
-		return c.p.Fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
+		return c.p.CheckReady(nil, Protocol)
 	}
-	return nil
-}
-
-// send writes one line to the program.
-func (c *Client) send(r request) error {
-	line, err := encode(r)
-	if err != nil {
-		return err
-	}
-	return c.p.Send(line)
+	return c.p.CheckReady(&r.Ready.Protocol, Protocol)
 }
 
 // do sends a request and waits for its reply. When ctx ends first it
@@ -121,7 +108,7 @@ func (c *Client) do(ctx context.Context, r request) (reply, error) {
 		return reply{}, err
 	}
 	r.ID = id
-	if err := c.send(r); err != nil {
+	if err := c.p.SendJSON(r); err != nil {
 		// A broken pipe: the program is ending, and its end says why.
 		<-c.p.Exited()
 		return c.p.Ended(id, ch)
@@ -133,7 +120,7 @@ func (c *Client) do(ctx context.Context, r request) (reply, error) {
 		return c.p.Ended(id, ch)
 	case <-ctx.Done():
 	}
-	c.send(request{ID: id, Cancel: true})
+	c.p.SendJSON(request{ID: id, Cancel: true})
 	t := time.NewTimer(c.cfg.CancelWait)
 	defer t.Stop()
 	select {

@@ -91,22 +91,9 @@ func (b *Backend) start() error {
 		b.p.Kill()
 		return r.Error.err(filepath.Base(b.cfg.Program))
 	case r.Ready == nil:
-		b.p.Kill()
-		return b.p.Fail("answered the handshake with no ready line: is it toolfind-model? (%s)", b.cfg.Program)
-	case r.Ready.Protocol != Protocol:
-		b.p.Kill()
-		return b.p.Fail("speaks protocol %d, this toolfind %d: install both from the same version (go install ./cmd/...)", r.Ready.Protocol, Protocol)
+		return b.p.CheckReady(nil, Protocol)
 	}
-	return nil
-}
-
-// send writes one line to the program.
-func (b *Backend) send(c call) error {
-	line, err := encode(c)
-	if err != nil {
-		return err
-	}
-	return b.p.Send(line)
+	return b.p.CheckReady(&r.Ready.Protocol, Protocol)
 }
 
 // Ask implements model.Backend: it sends the request and prompt to the
@@ -126,7 +113,7 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 	if dl, ok := ctx.Deadline(); ok {
 		a.TimeoutMS = max(1, time.Until(dl).Milliseconds())
 	}
-	if err := b.send(call{ID: id, Ask: a}); err != nil {
+	if err := b.p.SendJSON(call{ID: id, Ask: a}); err != nil {
 		// A broken pipe: the program is ending, and its end says why.
 		select {
 		case <-b.p.Exited():
@@ -148,7 +135,7 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 		return r.result(name)
 	case <-ctx.Done():
 		b.p.Forget(id)
-		b.send(call{ID: id, Cancel: true})
+		b.p.SendJSON(call{ID: id, Cancel: true})
 		return model.Answer{}, ctx.Err()
 	case <-b.p.Exited():
 		r, err := b.p.Ended(id, ch)
