@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolfind/toolfind/internal/pipeprog/pipeprogtest"
 	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/jsbox/gojabox"
 )
@@ -25,27 +26,18 @@ import (
 const serveVar = "TOOLFIND_JSBOX_TEST_SERVE"
 
 func TestMain(m *testing.M) {
-	switch os.Getenv(serveVar) {
-	case "":
-		os.Exit(m.Run())
-	case "protocol99":
-		os.Stdin.Read(make([]byte, 4096))
-		fmt.Println(`{"id":0,"ready":{"protocol":99}}`)
-		os.Exit(0)
-	case "garbage":
-		fmt.Println("hello, I am not toolfind-js")
-		os.Stdin.Read(make([]byte, 4096))
-		os.Exit(0)
-	case "silent-exit":
-		fmt.Fprintln(os.Stderr, "panic: no engine today")
-		os.Exit(3)
-	default:
-		if err := Serve(context.Background(), os.Stdin, os.Stdout, misbehaving{gojabox.New()}); err != nil {
-			fmt.Fprintln(os.Stderr, "serve:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	serve := func() error { return Serve(context.Background(), os.Stdin, os.Stdout, misbehaving{gojabox.New()}) }
+	pipeprogtest.Main(m, serveVar, serve, map[string]func() int{
+		"garbage": func() int {
+			fmt.Println("hello, I am not toolfind-js")
+			os.Stdin.Read(make([]byte, 4096))
+			return 0
+		},
+		"silent-exit": func() int {
+			fmt.Fprintln(os.Stderr, "panic: no engine today")
+			return 3
+		},
+	})
 }
 
 // misbehaving is the goja engine, except for scripts whose code starts

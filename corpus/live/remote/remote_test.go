@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolfind/toolfind/corpus/live/snap"
+	"github.com/toolfind/toolfind/internal/pipeprog/pipeprogtest"
 )
 
 // serveVar makes this test binary the program: TestMain serves the fake
@@ -29,27 +30,18 @@ import (
 const serveVar = "TOOLFIND_LIVE_REMOTE_TEST_SERVE"
 
 func TestMain(m *testing.M) {
-	switch os.Getenv(serveVar) {
-	case "":
-		os.Exit(m.Run())
-	case "protocol99":
-		os.Stdin.Read(make([]byte, 4096))
-		fmt.Println(`{"id":0,"ready":{"protocol":99}}`)
-		os.Exit(0)
-	case "garbage":
-		fmt.Println("Starting toolfind-live…")
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	case "silent":
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	default:
-		if err := Serve(context.Background(), os.Stdin, os.Stdout, fakeHandler); err != nil {
-			fmt.Fprintln(os.Stderr, "serve:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	serve := func() error { return Serve(context.Background(), os.Stdin, os.Stdout, fakeHandler) }
+	pipeprogtest.Main(m, serveVar, serve, map[string]func() int{
+		"garbage": func() int {
+			fmt.Println("Starting toolfind-live…")
+			io.Copy(io.Discard, os.Stdin)
+			return 0
+		},
+		"silent": func() int {
+			io.Copy(io.Discard, os.Stdin)
+			return 0
+		},
+	})
 }
 
 // fakeHandler is the program's work in these tests: each source's first

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolfind/toolfind/internal/pipeprog/pipeprogtest"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/writer/model"
 )
@@ -28,20 +29,7 @@ import (
 const serveVar = "TOOLFIND_REMOTE_TEST_SERVE"
 
 func TestMain(m *testing.M) {
-	switch os.Getenv(serveVar) {
-	case "":
-		os.Exit(m.Run())
-	case "protocol99":
-		os.Stdin.Read(make([]byte, 4096))
-		fmt.Println(`{"id":0,"ready":{"protocol":99}}`)
-		os.Exit(0)
-	default:
-		if err := Serve(context.Background(), os.Stdin, os.Stdout, newFake); err != nil {
-			fmt.Fprintln(os.Stderr, "serve:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	pipeprogtest.Main(m, serveVar, func() error { return Serve(context.Background(), os.Stdin, os.Stdout, newFake) }, nil)
 }
 
 // fake is the program's backend in these tests: each prompt's first word

@@ -1,0 +1,36 @@
+// Package pipeprogtest makes a pipeprog client's test binary its own fake
+// program: the test starts os.Args[0] with an environment variable naming
+// a mode, and TestMain calls Main, which then serves in that mode instead
+// of running the tests.
+package pipeprogtest
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// Main runs the tests (m) when the environment variable env is unset or
+// empty. Otherwise the binary is the program, in the mode env holds:
+// "protocol99" reads the hello and answers with a ready line of protocol
+// 99; a mode in modes runs its function and exits with the code it
+// returns; any other mode runs serve, and exits 0, or 1 after printing
+// "serve: " and its error to standard error. Main does not return.
+func Main(m *testing.M, env string, serve func() error, modes map[string]func() int) {
+	mode := os.Getenv(env)
+	switch {
+	case mode == "":
+		os.Exit(m.Run())
+	case mode == "protocol99":
+		os.Stdin.Read(make([]byte, 4096))
+		fmt.Println(`{"id":0,"ready":{"protocol":99}}`)
+		os.Exit(0)
+	case modes[mode] != nil:
+		os.Exit(modes[mode]())
+	}
+	if err := serve(); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
