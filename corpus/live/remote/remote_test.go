@@ -106,33 +106,16 @@ func fakeTake(ctx context.Context, src snap.Source, opts Options) (*snap.Snapsho
 }
 
 // program is a client of this test binary in mode.
-func program(t *testing.T, mode string) (*Client, *syncBuffer) {
+func program(t *testing.T, mode string) (*Client, *pipeprogtest.Buffer) {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	stderr := &syncBuffer{}
+	stderr := &pipeprogtest.Buffer{}
 	c, err := New(Config{Program: exe, Args: []string{"-test.run=^$"}, Env: append(os.Environ(), serveVar+"="+mode),
 		Stderr: stderr, StartTimeout: 10 * time.Second})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	return c, stderr
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // A snapshot crosses byte for byte: whitespace inside tools and
@@ -497,7 +480,7 @@ func TestServe(t *testing.T) {
 func TestServeContext(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	var out syncBuffer
+	var out pipeprogtest.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, pr, &out, fakeHandler) }()

@@ -5,8 +5,10 @@
 package pipeprogtest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 )
 
@@ -33,4 +35,23 @@ func Main(m *testing.M, env string, serve func() error, modes map[string]func() 
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// Buffer is a bytes.Buffer safe for concurrent use: a program's standard
+// error, written by exec's copier while a test reads it.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

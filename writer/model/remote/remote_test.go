@@ -94,31 +94,13 @@ func (f *fake) Ask(ctx context.Context, req model.Request, prompt string) (model
 	return a, nil
 }
 
-// syncBuffer is the program's standard error, written by exec's copier.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 const testKey = "sk-remote-test-0123"
 
 var req = model.Request{Tools: []search.SurfaceTool{{Name: "ToolSearch", Description: "Search tools", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 	System: "sys", Parts: []string{"<system-reminder>\nmcp__a__b\n</system-reminder>"}}
 
 // program is this test binary as the program, closed at the test's end.
-func program(t *testing.T, mode string, mcfg model.Config) (*Backend, *syncBuffer) {
+func program(t *testing.T, mode string, mcfg model.Config) (*Backend, *pipeprogtest.Buffer) {
 	t.Helper()
 	if mcfg.API == "" {
 		mcfg.API = model.OpenAI
@@ -126,7 +108,7 @@ func program(t *testing.T, mode string, mcfg model.Config) (*Backend, *syncBuffe
 	if mcfg.Model == "" {
 		mcfg.Model = "m"
 	}
-	stderr := &syncBuffer{}
+	stderr := &pipeprogtest.Buffer{}
 	b, err := New(Config{Program: os.Args[0], Model: mcfg, Env: append(os.Environ(), serveVar+"="+mode), Stderr: stderr})
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
@@ -281,7 +263,7 @@ func TestStartErrors(t *testing.T) {
 		"model writer: sh did not answer within 200ms: is it toolfind-model? (/bin/sh)")
 	assert.EqualError(t, ask(Config{Program: "/bin/sh", Args: []string{"-c", "echo '{\"id\":0}'; exec sleep 10"}}),
 		`model writer: sh is not toolfind-model (/bin/sh): its line 1 is not the protocol (want exactly one of "ready", "answer" and "error"): "{\"id\":0}"`)
-	assert.EqualError(t, ask(Config{Program: "/bin/sh", Args: []string{"-c", "echo oops >&2; exit 4"}, Stderr: &syncBuffer{}}),
+	assert.EqualError(t, ask(Config{Program: "/bin/sh", Args: []string{"-c", "echo oops >&2; exit 4"}, Stderr: &pipeprogtest.Buffer{}}),
 		"model writer: sh exited before it was ready (exit status 4): oops")
 
 	_, err := New(Config{Model: model.Config{API: model.OpenAI}})
@@ -463,7 +445,7 @@ func FuzzDecodeReply(f *testing.F) {
 // answers at once): a Claude-sized request out, a call back. Against a
 // model's hundreds of milliseconds per answer it is noise.
 func BenchmarkAsk(b *testing.B) {
-	stderr := &syncBuffer{}
+	stderr := &pipeprogtest.Buffer{}
 	be, err := New(Config{Program: os.Args[0], Model: model.Config{API: model.OpenAI, Model: "m"}, Env: append(os.Environ(), serveVar+"=serve"), Stderr: stderr})
 	require.NoError(b, err)
 	defer be.Close()
