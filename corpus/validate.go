@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -297,7 +298,7 @@ func validateSchema(s *Server, t *Tool) []Diagnostic {
 // suspiciousASCII are the phrases of suspicious that are ASCII, in order.
 var suspiciousASCII = func() (out []string) {
 	for _, p := range suspicious {
-		if isASCII(p) {
+		if ascii.Is(p) {
 			out = append(out, p)
 		}
 	}
@@ -307,15 +308,12 @@ var suspiciousASCII = func() (out []string) {
 // findSuspicious returns the first phrase of suspicious that s contains
 // once lowercased, or "". buf is scratch space, reused between calls.
 func findSuspicious(s string, buf *[]byte) string {
-	if isASCII(s) {
+	if ascii.Is(s) {
 		// Without non-ASCII text only the ASCII phrases can occur, and
 		// ASCII case folding is what strings.ToLower does to them: s is
 		// lowercased into buf, then searched for each phrase (strings.Index
 		// looks for the first byte with vector instructions).
-		b := (*buf)[:0]
-		for i := 0; i < len(s); i++ {
-			b = append(b, lowerASCII(s[i]))
-		}
+		b := ascii.AppendLower((*buf)[:0], s)
 		*buf = b
 		low := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written while low is used
 		for _, p := range suspiciousASCII {
@@ -347,20 +345,4 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func lowerASCII(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
