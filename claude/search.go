@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
@@ -502,27 +503,14 @@ type scoreState struct {
 // lower is jsLower(q), in st's buffer when q is ASCII: valid only until
 // st's next query.
 func (st *scoreState) lower(q string) string {
-	upper := false
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		if c >= utf8.RuneSelf {
-			return jsLower(q)
-		}
-		upper = upper || 'A' <= c && c <= 'Z'
+	if !ascii.Is(q) {
+		return jsLower(q)
 	}
-	if !upper {
+	if !hasUpperASCII(q) {
 		return q
 	}
-	b := st.low[:0]
-	for i := 0; i < len(q); i++ {
-		c := q[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	st.low = b
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	st.low = ascii.AppendLower(st.low[:0], q)
+	return unsafe.String(unsafe.SliceData(st.low), len(st.low))
 }
 
 type scored struct{ i, score int }
