@@ -107,6 +107,12 @@ func ParseHeader(spec string) (key, value string, err error) {
 	if strings.ContainsAny(v, "\r\n\x00") {
 		return "", "", fmt.Errorf("--header %q: value has a line break or NUL", spec)
 	}
+	// A field value is visible characters, spaces and tabs (RFC 9110 §5.5):
+	// net/http refuses any other control character only when the request
+	// is sent, which would surface as a handshake failure.
+	if i := strings.IndexFunc(v, isValueCTL); i >= 0 {
+		return "", "", fmt.Errorf("--header %q: value has the control character %q, not allowed in an HTTP header value", spec, v[i])
+	}
 	return CanonicalKey(k), v, nil
 }
 
@@ -166,6 +172,10 @@ func isTokenChar(r rune) bool {
 	}
 	return strings.ContainsRune("!#$%&'*+-.^_`|~", r)
 }
+
+// isValueCTL reports whether r is a control character that may not appear
+// in an HTTP field value (RFC 9110 §5.5: only HTAB among the CTLs).
+func isValueCTL(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }
 
 // splitName cuts a "NAME=" prefix off spec.
 func splitName(spec string) (name, rest string) {
