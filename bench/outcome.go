@@ -109,11 +109,12 @@ type scorer struct {
 	hits []search.Hit
 }
 
-// keepHits grows the hits buffer to hold as many hits as the last search
-// returned, up to maxBufferedHits (a bigger result allocates its own).
+// keepHits makes the hits of the last search, which are the caller's
+// (search.Query.Hits), the buffer of the next, unless more than
+// maxBufferedHits fit in them.
 func (sc *scorer) keepHits(hits []search.Hit) {
-	if n := len(hits); n > cap(sc.hits) && n <= maxBufferedHits {
-		sc.hits = make([]search.Hit, 0, n)
+	if cap(hits) <= maxBufferedHits {
+		sc.hits = hits[:0]
 	}
 }
 

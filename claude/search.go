@@ -234,10 +234,11 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		hits, scores, why, note, matched = s.keyword(text, limit, !q.Brief, st)
 	}
 
-	if q.Hits != nil && cap(q.Hits) >= len(hits) {
-		res.Hits = q.Hits[:len(hits)] // the caller's buffer (search.Query.Hits)
-	} else {
-		res.Hits = make([]search.Hit, len(hits))
+	// In the caller's buffer when it has room (search.Query.Hits); never
+	// nil, so that a result with no hits writes "hits": [].
+	res.Hits = slices.Grow(q.Hits[:0], len(hits))[:len(hits)]
+	if res.Hits == nil {
+		res.Hits = []search.Hit{}
 	}
 	for i, e := range hits {
 		h := search.Hit{Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1, Tool: e.id, Name: e.name}

@@ -38,7 +38,8 @@ type Query struct {
 	// append(Hits[:0], …)), so that a caller searching many times, like
 	// bench, reuses one buffer instead of allocating one per search. The
 	// caller must not use the buffer again while it still reads that
-	// result. A simulator may also ignore it.
+	// result. A simulator may also ignore it. Either way the result's
+	// Hits array is the caller's: it may be the next search's buffer.
 	Hits []Hit
 }
 
