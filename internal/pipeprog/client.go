@@ -37,14 +37,15 @@ import (
 
 // Config configures a Client for replies of type R.
 type Config[R any] struct {
-	// Program is the executable; Args its arguments.
+	// Program is the executable; Args its arguments (default: serve).
 	Program string
 	Args    []string
 	// Env is its environment (nil: this process's).
 	Env []string
 	// Stderr, when not nil, receives its standard error.
 	Stderr io.Writer
-	// StartTimeout bounds the start and the hello's answer.
+	// StartTimeout bounds the start and the hello's answer (default
+	// 30 s).
 	StartTimeout time.Duration
 	// Expect names the program it should be, in errors: "toolfind-live".
 	Expect string
@@ -72,6 +73,9 @@ type Client[R any] struct {
 	exited chan struct{}
 	tail   stderrtail.Writer
 
+	once     sync.Once // the start, by Started or Close
+	startErr error
+
 	mu      sync.Mutex
 	nextID  int64
 	pending map[int64]chan R
@@ -81,8 +85,14 @@ type Client[R any] struct {
 	exit    string
 }
 
-// New prepares a client; Start runs the program.
+// New prepares a client; Start (or Started) runs the program.
 func New[R any](cfg Config[R]) *Client[R] {
+	if len(cfg.Args) == 0 {
+		cfg.Args = []string{"serve"}
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 30 * time.Second
+	}
 	return &Client[R]{cfg: cfg, name: filepath.Base(cfg.Program), pending: map[int64]chan R{}, exited: make(chan struct{})}
 }
 
@@ -160,6 +170,14 @@ func (c *Client[R]) notReady() error {
 		return c.Fail("is not %s (%s): %v", c.cfg.Expect, c.cfg.Program, c.bad)
 	}
 	return c.Fail("exited before it was ready %s", c.exit)
+}
+
+// Started runs start (which calls Start and checks its answer) once, at
+// the first call, and is its error ever after; after Close it is "was
+// closed" if start never ran.
+func (c *Client[R]) Started(start func() error) error {
+	c.once.Do(func() { c.startErr = start() })
+	return c.startErr
 }
 
 // CheckReady checks the hello's answer once the caller has seen no
@@ -290,18 +308,14 @@ func (c *Client[R]) Forget(id int64) {
 	c.mu.Unlock()
 }
 
-// MarkClosed makes a later Start fail, and the program's end read as
-// "was closed".
-func (c *Client[R]) MarkClosed() {
+// Close ends the program: a start under way finishes first and a later
+// one fails ("was closed"), its end reads as "was closed", its standard
+// input closes, and it is killed if it has not exited within wait.
+func (c *Client[R]) Close(wait time.Duration) {
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
-}
-
-// Close ends a started program: its standard input closes, and it is
-// killed if it has not exited within wait.
-func (c *Client[R]) Close(wait time.Duration) {
-	c.MarkClosed()
+	c.once.Do(func() { c.startErr = c.Fail("was closed") })
 	if c.cmd == nil {
 		return
 	}

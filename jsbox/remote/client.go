@@ -33,14 +33,10 @@ type Config struct {
 // started when the first session opens. It is safe for concurrent use;
 // Close ends the program.
 type Engine struct {
-	cfg  Config
 	name string // the program's base name, in errors
 	p    *pipeprog.Client[reply]
-
-	once     sync.Once
-	startErr error
-	wmu      sync.Mutex // serialises the encoding of lines
-	line     lineEncoder
+	wmu  sync.Mutex // serialises the encoding of lines
+	line lineEncoder
 
 	mu       sync.Mutex
 	searches map[int64]jsbox.SearchFunc // the runs in flight
@@ -54,13 +50,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Program == "" {
 		return nil, errors.New("jsbox: no toolfind-js program given")
 	}
-	if len(cfg.Args) == 0 {
-		cfg.Args = []string{"serve"}
-	}
-	if cfg.StartTimeout <= 0 {
-		cfg.StartTimeout = 30 * time.Second
-	}
-	e := &Engine{cfg: cfg, name: filepath.Base(cfg.Program), searches: map[int64]jsbox.SearchFunc{}}
+	e := &Engine{name: filepath.Base(cfg.Program), searches: map[int64]jsbox.SearchFunc{}}
 	e.p = pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Env: cfg.Env, Stderr: cfg.Stderr,
 		StartTimeout: cfg.StartTimeout, Expect: "toolfind-js",
 		Decode: func(line []byte) (int64, reply, error) {
@@ -126,9 +116,8 @@ func (e *Engine) send(c call) error {
 // request sends one call and waits for its reply, or ctx's end (then it
 // tells the program to cancel), or the program's end.
 func (e *Engine) request(ctx context.Context, c call, search jsbox.SearchFunc) (reply, error) {
-	e.once.Do(func() { e.startErr = e.start() })
-	if e.startErr != nil {
-		return reply{}, e.startErr
+	if err := e.p.Started(e.start); err != nil {
+		return reply{}, err
 	}
 	id, ch, err := e.p.Open()
 	if err != nil {
@@ -269,9 +258,6 @@ func (s *openCodeSession) Run(ctx context.Context, code string, search jsbox.Sea
 // Close ends the program: its standard input closes, it finishes and
 // exits (killed after 5 s). Later sessions and runs fail.
 func (e *Engine) Close() error {
-	e.p.MarkClosed()
-	// Wait for a start under way, and stop any later one.
-	e.once.Do(func() { e.startErr = e.p.Fail("was closed") })
 	e.p.Close(5 * time.Second)
 	return nil
 }

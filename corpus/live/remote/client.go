@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/toolfind/toolfind/corpus/live/snap"
@@ -46,21 +45,12 @@ func (e *ProgramError) Unwrap() error { return e.Err }
 type Client struct {
 	cfg Config
 	p   *pipeprog.Client[reply]
-
-	once     sync.Once
-	startErr error
 }
 
 // New checks the configuration; the program starts at the first request.
 func New(cfg Config) (*Client, error) {
 	if cfg.Program == "" {
 		return nil, errors.New("live: no toolfind-live program given")
-	}
-	if len(cfg.Args) == 0 {
-		cfg.Args = []string{"serve"}
-	}
-	if cfg.StartTimeout <= 0 {
-		cfg.StartTimeout = 30 * time.Second
 	}
 	if cfg.CancelWait <= 0 {
 		cfg.CancelWait = time.Minute
@@ -99,9 +89,8 @@ func (c *Client) start() error {
 // (the program answers once it has stopped and reaped the servers, as
 // corpus/live does in process), at most CancelWait.
 func (c *Client) do(ctx context.Context, r request) (reply, error) {
-	c.once.Do(func() { c.startErr = c.start() })
-	if c.startErr != nil {
-		return reply{}, c.startErr
+	if err := c.p.Started(c.start); err != nil {
+		return reply{}, err
 	}
 	id, ch, err := c.p.Open()
 	if err != nil {
@@ -211,9 +200,6 @@ func (r reply) error() error {
 // Close ends the program: its standard input closes and it exits (killed
 // after 10 s). Later requests fail.
 func (c *Client) Close() error {
-	c.p.MarkClosed()
-	// Wait for a start under way, and stop any later one.
-	c.once.Do(func() { c.startErr = c.p.Fail("was closed") })
 	c.p.Close(10 * time.Second)
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/toolfind/toolfind/internal/pipeprog"
@@ -39,9 +38,6 @@ type Config struct {
 type Backend struct {
 	cfg Config
 	p   *pipeprog.Client[reply]
-
-	once     sync.Once
-	startErr error
 }
 
 // New checks the configuration; the program starts at the first Ask.
@@ -51,12 +47,6 @@ func New(cfg Config) (*Backend, error) {
 	}
 	if err := model.CheckAPI(cfg.Model.API); err != nil {
 		return nil, err
-	}
-	if len(cfg.Args) == 0 {
-		cfg.Args = []string{"serve"}
-	}
-	if cfg.StartTimeout <= 0 {
-		cfg.StartTimeout = 30 * time.Second
 	}
 	env := cfg.Env
 	if env == nil {
@@ -100,9 +90,8 @@ func (b *Backend) start() error {
 // program and waits for its answer, or ctx's end (then it tells the
 // program to cancel). The program's end is a *model.BackendError.
 func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (model.Answer, error) {
-	b.once.Do(func() { b.startErr = b.start() })
-	if b.startErr != nil {
-		return model.Answer{}, b.startErr
+	if err := b.p.Started(b.start); err != nil {
+		return model.Answer{}, err
 	}
 	id, ch, err := b.p.Open()
 	if err != nil {
@@ -173,9 +162,6 @@ func (r reply) result(program string) (model.Answer, error) {
 // Close ends the program: its standard input closes, it finishes and
 // exits (killed after 5 s). Later asks fail.
 func (b *Backend) Close() error {
-	b.p.MarkClosed()
-	// Wait for a start under way, and stop any later one.
-	b.once.Do(func() { b.startErr = b.p.Fail("was closed") })
 	b.p.Close(5 * time.Second)
 	return nil
 }
