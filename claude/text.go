@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolfind/toolfind/internal/ascii"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -56,10 +57,8 @@ func containsWordFold(text, word string) bool {
 	if word == "" {
 		return search.ContainsWord(text, word)
 	}
-	for i := 0; i < len(word); i++ {
-		if c := word[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
-			return false
-		}
+	if !ascii.Is(word) || hasUpperASCII(word) {
+		return false
 	}
 	first, upper := word[0], word[0]
 	if first >= 'a' && first <= 'z' {
