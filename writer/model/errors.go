@@ -64,7 +64,7 @@ func (e *APIError) explain(cfg Config, attempt int) error {
 	case e.Transport != nil || e.Status == 0:
 		return fmt.Errorf("model writer: %s unreachable%s: %v", where, tries, e)
 	case e.Status == 401 || e.Status == 403:
-		return fmt.Errorf("model writer: the %s refused the API key (%d): check %s", where, e.Status, keyVar(cfg.API))
+		return fmt.Errorf("model writer: the %s refused the API key (%d): check %s", where, e.Status, KeyVar(cfg.API))
 	case e.Status == 404:
 		return fmt.Errorf("model writer: the %s answered 404: no model %q there, or a wrong --model-url (%s)", where, cfg.Model, e.Message)
 	default:
@@ -72,17 +72,14 @@ func (e *APIError) explain(cfg Config, attempt int) error {
 	}
 }
 
-// keyVar is the environment variable the key of an API is read from.
-func keyVar(api string) string {
+// KeyVar is the environment variable the key of an API is read from:
+// OPENAI_API_KEY or ANTHROPIC_API_KEY.
+func KeyVar(api string) string {
 	if api == Anthropic {
 		return "ANTHROPIC_API_KEY"
 	}
 	return "OPENAI_API_KEY"
 }
-
-// KeyVar is the environment variable the key of an API is read from:
-// OPENAI_API_KEY or ANTHROPIC_API_KEY.
-func KeyVar(api string) string { return keyVar(api) }
 
 // StatusError builds an APIError from a response's status, the API's
 // message and the response's Retry-After header ("" when none): delay
