@@ -26,9 +26,9 @@
 //  4. The command is `claude -p go --mcp-config CFG --strict-mcp-config
 //     --output-format json` plus Runner.Args, with MCP_TIMEOUT=60000 (a
 //     minute for each server to connect). Each stub creates a marker file
-//     once it has answered tools/list; a search made before every marker
-//     exists is an error, not an answer (the client would have searched
-//     part of the catalog).
+//     as it answers tools/list (before the answer goes out); a search
+//     made before every marker exists is an error, not an answer (the
+//     client would have searched part of the catalog).
 //  5. The process group (the client and the stubs it started) is killed
 //     once the answer is in (after a grace period to exit by itself), on
 //     timeout and on cancellation; the throwaway folder is removed.
@@ -344,7 +344,7 @@ func (r *Runner) writeMCPConfig(tmp string) (string, error) {
 	return p, os.WriteFile(p, b, 0o600)
 }
 
-// markerPath is the file the i-th stub creates once it has answered
+// markerPath is the file the i-th stub creates as it answers
 // tools/list.
 func markerPath(tmp string, i int) string {
 	return filepath.Join(tmp, "servers", fmt.Sprintf("%03d.listed", i))

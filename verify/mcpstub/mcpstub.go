@@ -23,8 +23,8 @@
 // batch of answers. The stub stops when stdin ends.
 //
 // A stub file holds one server: {"name", "instructions", "tools"}. Run as
-// `mcp-stub SERVER.json [MARKER]`, the stub creates the file MARKER once it
-// has answered tools/list, so whoever started the client can tell whether
+// `mcp-stub SERVER.json [MARKER]`, the stub creates the file MARKER when it
+// answers tools/list (before the answer is written), so whoever started the client can tell whether
 // the client had every server's tools when it searched.
 package mcpstub
 
@@ -108,7 +108,8 @@ func ReadFile(path string) (Server, error) {
 
 // Main runs the stub for the stub file named by args[0] on the given
 // streams and returns the exit status (2: usage, 1: unreadable file). With
-// args[1], that file is created after the first tools/list answer.
+// args[1], that file is created as the first tools/list is answered
+// (before the answer is written).
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	if len(args) != 1 && len(args) != 2 {
 		fmt.Fprintln(errOut, "usage: mcp-stub SERVER.json [MARKER]")
@@ -143,7 +144,7 @@ const maxLine = 64 << 20
 // fails or a line exceeds 64 MiB.
 func Serve(s Server, r io.Reader, w io.Writer) error { return serve(s, r, w, nil) }
 
-// serve is Serve calling listed (when not nil) once, after the first
+// serve is Serve calling listed (when not nil) once, before the first
 // tools/list answer is written.
 func serve(s Server, r io.Reader, w io.Writer, listed func()) error {
 	var list bytes.Buffer
@@ -174,14 +175,17 @@ func serve(s Server, r io.Reader, w io.Writer, listed func()) error {
 		if reply == nil {
 			continue
 		}
+		// The marker exists before the client can read the tools: created
+		// after the answer, a client that searches at once would be
+		// reported as having searched without this server.
+		if listed != nil && bytes.Contains(line, []byte(`"tools/list"`)) {
+			listed()
+			listed = nil
+		}
 		bw.Write(reply)
 		bw.WriteByte('\n')
 		if err := bw.Flush(); err != nil {
 			return err
-		}
-		if listed != nil && bytes.Contains(line, []byte(`"tools/list"`)) {
-			listed()
-			listed = nil
 		}
 	}
 	if err := sc.Err(); err != nil && !errors.Is(err, io.ErrClosedPipe) {

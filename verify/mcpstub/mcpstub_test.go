@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -171,8 +172,8 @@ func FuzzServe(f *testing.F) {
 	})
 }
 
-// TestMainMarker: with a second argument the stub creates that file once
-// it has answered tools/list, not before.
+// TestMainMarker: with a second argument the stub creates that file when
+// it answers tools/list, not before.
 func TestMainMarker(t *testing.T) {
 	p := writeTemp(t, `{"name":"x","tools":[]}`)
 	marker := filepath.Join(t.TempDir(), "listed")
@@ -187,5 +188,36 @@ func TestMainMarker(t *testing.T) {
 	}
 	if code := Main([]string{p, marker, "extra"}, strings.NewReader(""), &out, &errOut); code != 2 {
 		t.Errorf("three arguments: exit %d", code)
+	}
+}
+
+// markerCheck is the client's side of the stub's output: at each answer
+// it records whether the marker exists. A client may search the moment it
+// reads the tools/list answer, so the marker must exist by then.
+type markerCheck struct {
+	marker string
+	seen   []bool // per answer written: did the marker exist?
+}
+
+func (m *markerCheck) Write(p []byte) (int, error) {
+	_, err := os.Stat(m.marker)
+	m.seen = append(m.seen, err == nil)
+	return len(p), nil
+}
+
+// TestMainMarkerBeforeAnswer: the marker exists before the tools/list
+// answer is written (initialize's answer comes before it; the marker
+// after it would let a fast client be reported as having searched
+// without this server).
+func TestMainMarkerBeforeAnswer(t *testing.T) {
+	p := writeTemp(t, `{"name":"x","tools":[]}`)
+	w := &markerCheck{marker: filepath.Join(t.TempDir(), "listed")}
+	var errOut bytes.Buffer
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
+	if code := Main([]string{p, w.marker}, strings.NewReader(in), w, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if want := []bool{false, true}; !reflect.DeepEqual(w.seen, want) {
+		t.Errorf("marker present at each answer: %v, want %v", w.seen, want)
 	}
 }
