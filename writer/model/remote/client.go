@@ -100,7 +100,10 @@ func (b *Backend) Ask(ctx context.Context, req model.Request, prompt string) (mo
 	name := filepath.Base(b.cfg.Program)
 	a := &ask{Request: req, Prompt: prompt}
 	if dl, ok := ctx.Deadline(); ok {
-		a.TimeoutMS = max(1, time.Until(dl).Milliseconds())
+		// Rounded up: the program's deadline is then never before ours
+		// (rounded down, its timer fired up to 1 ms before ours and its
+		// answer, a plain error, came back before our deadline passed).
+		a.TimeoutMS = max(1, (time.Until(dl) + time.Millisecond - 1).Milliseconds())
 	}
 	if err := b.p.SendJSON(call{ID: id, Ask: a}); err != nil {
 		// A broken pipe: the program is ending, and its end says why.
