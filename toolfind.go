@@ -226,20 +226,17 @@ type T interface {
 	Errorf(format string, args ...any)
 }
 
-// helper calls t.Helper when t has one.
-func helper(t T) {
-	if h, ok := t.(interface{ Helper() }); ok {
-		h.Helper()
-	}
-}
-
 // AssertFound fails the test (t.Errorf, one line per client) unless every
 // client named in clients (none: all) shows tool for query within its
 // result limit in every tie order. It returns whether all did.
 //
 //	toolfind.AssertFound(t, cat, "create an invoice", "billing/invoice_lookup", "claude", "grok")
 func AssertFound(t T, cat *corpus.Catalog, query, tool string, clients ...string) bool {
-	helper(t)
+	// Helper marks the function that calls it: it must be called here,
+	// not from a function of its own, or that function is the one skipped.
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
 	fs, err := Findable(context.Background(), cat, query, tool, clients...)
 	if err != nil {
 		t.Errorf("toolfind: %q → %s: %v", query, tool, err)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -31,10 +32,15 @@ func needShared(t testing.TB, path string) {
 	}
 }
 
-// recT records AssertFound's failures.
-type recT struct{ errs []string }
+// recT records AssertFound's failures and the functions that called its
+// Helper.
+type recT struct{ errs, helpers []string }
 
-func (r *recT) Helper() {}
+// Helper records its caller's name, as testing.T marks its caller.
+func (r *recT) Helper() {
+	pc, _, _, _ := runtime.Caller(1)
+	r.helpers = append(r.helpers, runtime.FuncForPC(pc).Name())
+}
 func (r *recT) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
@@ -62,6 +68,16 @@ func TestAssertFound(t *testing.T) {
 			t.Errorf("%s/%s: %v", c.tool, c.client, r.errs)
 		}
 	}
+}
+
+// TestAssertFoundHelper: AssertFound itself calls t.Helper, so a failure
+// is reported at the line of the test that called AssertFound, not inside
+// toolfind.go (testing.T skips exactly the functions that called Helper).
+func TestAssertFoundHelper(t *testing.T) {
+	cat, _ := toolfind.LoadCatalog()
+	var r recT
+	toolfind.AssertFound(&r, cat, "x", "nope/tool", "claude")
+	assert.Equal(t, []string{"github.com/toolfind/toolfind.AssertFound"}, r.helpers)
 }
 
 // requireT is a testify require.TestingT with no Helper method: the

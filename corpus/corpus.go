@@ -24,7 +24,9 @@
 //
 // An expect entry may be written server/tool, server__tool,
 // mcp__server__tool (with '-' and '.' possibly sanitised to '_') or as a
-// bare tool name that is unique in the catalog. Other keys become tags.
+// bare tool name that is unique in the catalog. The text may be given as
+// "prompt" instead of "query" (a prompts file); a line with both must give
+// the same text. Other keys become tags.
 // A query file is read whole (or mapped, LoadQueriesWith) and the queries'
 // strings are cut from it; the usual line is read by a scanner of its own,
 // any other by encoding/json, with the same result (FuzzQueryLine).

@@ -183,7 +183,8 @@ func (p *queryParser) line(line, indent int, text string) (Query, error) {
 		return &LoadError{File: p.file, Line: line, Field: field, Err: err}
 	}
 	q := Query{File: p.file, Line: line}
-	if !p.fast(text, &q) {
+	// A blank text is worded by queryFields, which names its field.
+	if !p.fast(text, &q) || strings.TrimSpace(q.Text) == "" {
 		var err error
 		if q.Text, q.ExpectRaw, q.Tags, err = queryFields(p.file, line, indent, []byte(text)); err != nil {
 			return Query{}, err
@@ -288,15 +289,37 @@ func queryFields(file string, line, indent int, text []byte) (query string, expe
 	case err != nil:
 		return "", nil, nil, bad("", fmt.Errorf("not a JSON object: %v", err))
 	}
-	raw, ok := obj["query"]
-	if !ok {
-		return "", nil, nil, bad("query", errors.New("missing"))
+	// The text is "query" or "prompt" (a prompts.jsonl file): both are
+	// the text the writer or the search starts from.
+	rawQ, hasQ := obj["query"]
+	rawP, hasP := obj["prompt"]
+	if _, call := obj["call"]; call && hasP && !hasQ {
+		return "", nil, nil, bad("call", errors.New(`this line is a written call ("prompt" and "call"): give the file with --written, not as a query file`))
 	}
-	if err := json.Unmarshal(raw, &query); err != nil {
-		return "", nil, nil, bad("query", errors.New("must be a string"))
+	switch {
+	case !hasQ && !hasP:
+		return "", nil, nil, bad("query", errors.New(`missing (each line needs "query" or "prompt", the text)`))
+	case hasQ:
+		if err := json.Unmarshal(rawQ, &query); err != nil {
+			return "", nil, nil, bad("query", errors.New("must be a string"))
+		}
+	}
+	if hasP {
+		var prompt string
+		if err := json.Unmarshal(rawP, &prompt); err != nil {
+			return "", nil, nil, bad("prompt", errors.New("must be a string"))
+		}
+		if hasQ && prompt != query {
+			return "", nil, nil, bad("prompt", errors.New(`differs from "query" on the same line: give one of them`))
+		}
+		query = prompt
+	}
+	field := "query"
+	if !hasQ {
+		field = "prompt"
 	}
 	if strings.TrimSpace(query) == "" {
-		return "", nil, nil, bad("query", errors.New("is empty"))
+		return "", nil, nil, bad(field, errors.New("is empty"))
 	}
 	if raw, ok := obj["expect"]; ok {
 		if err := json.Unmarshal(raw, &expect); err != nil {
@@ -304,7 +327,7 @@ func queryFields(file string, line, indent int, text []byte) (query string, expe
 		}
 	}
 	for k, v := range obj {
-		if k == "query" || k == "expect" {
+		if k == "query" || k == "prompt" || k == "expect" {
 			continue
 		}
 		if tags == nil {
@@ -382,7 +405,7 @@ func fastQueryFields(text string, f *queryFieldsBuf) bool {
 				}
 			}
 			switch key {
-			case "query":
+			case "query", "prompt":
 				return false
 			case "expect":
 				f.hasExpect = true
@@ -395,7 +418,10 @@ func fastQueryFields(text string, f *queryFieldsBuf) bool {
 			switch {
 			case !ok || key == "expect":
 				return false
-			case key == "query":
+			case key == "query" || key == "prompt":
+				if hasQuery {
+					return false // both: queryFields compares them
+				}
 				f.text, hasQuery = s, true
 			default:
 				f.tags = append(f.tags, tag{key, s})

@@ -41,6 +41,11 @@ var fastLines = []struct {
 	{`{"query":"a"} x`, false},
 	{`{"query":"a",}`, false},
 	{`{"expect":["x"]}`, false}, // no query
+	{`{"prompt":"a","expect":["x"],"t":"u"}`, true},
+	{`{"prompt":"  "}`, true},           // blank: "prompt: is empty" in both
+	{`{"prompt":"a","query":"a"}`, false}, // both: compared by the general path
+	{`{"query":"a","prompt":"b"}`, false},
+	{`{"prompt":["a"]}`, false},
 	{"{\"query\":\"\xff\"}", false},
 	{"{\"query\":\"a\tb\"}", false}, // control character
 	{`{}`, false},
@@ -74,7 +79,7 @@ func checkFastQueryLine(t *testing.T, text []byte) {
 	slow.Text, slow.ExpectRaw, slow.Tags, err = queryFields("q.jsonl", 1, 0, text)
 	if err != nil {
 		// The only error of a line the fast path reads: a blank query.
-		if strings.TrimSpace(fast.Text) != "" || !strings.HasSuffix(err.Error(), "query: is empty") {
+		if strings.TrimSpace(fast.Text) != "" || !strings.HasSuffix(err.Error(), ": is empty") {
 			t.Fatalf("%q: fast path read it, encoding/json fails: %v", text, err)
 		}
 		return

@@ -90,12 +90,45 @@ func TestParseQueries(t *testing.T) {
 	}
 }
 
+// TestParseQueriesPrompt: a line may hold its text as "prompt" (a
+// prompts.jsonl file) instead of "query"; both with the same text is one
+// text, and "prompt" is never a tag.
+func TestParseQueriesPrompt(t *testing.T) {
+	cat := resolverCatalog(t)
+	in := `{"prompt": "find an invoice", "expect": ["findInvoice"], "category": "billing"}
+{"query": "same", "prompt": "same"}
+{"prompt": "caf\u00e9", "n": 1}
+`
+	qs, err := ParseQueries("p.jsonl", strings.NewReader(in), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs.Queries) != 3 {
+		t.Fatalf("%d queries, want 3", len(qs.Queries))
+	}
+	q := qs.Queries[0]
+	if q.Text != "find an invoice" || len(q.Expect) != 1 || q.Expect[0] != "billing/findInvoice" || len(q.Tags) != 1 || q.Tags["category"] != "billing" {
+		t.Errorf("query 0: %+v", q)
+	}
+	if q := qs.Queries[1]; q.Text != "same" || q.Tags != nil {
+		t.Errorf("query 1: %+v", q)
+	}
+	// The general path (a number tag): the escape decoded, "prompt" no tag.
+	if q := qs.Queries[2]; q.Text != "café" || len(q.Tags) != 1 || q.Tags["n"] != "1" {
+		t.Errorf("query 2: %+v", q)
+	}
+}
+
 func TestParseQueriesErrors(t *testing.T) {
 	cat := resolverCatalog(t)
 	tests := []struct{ in, want string }{
 		{`{"query": "x", "expect": ["search"]}`, `q.jsonl:1: expect[0]: "search" is ambiguous`},
 		{"\n\n{\"query\": \"x\", \"expect\": [\"findInvoice\", \"zzz\"]}", `q.jsonl:3: expect[1]: "zzz" matches no tool`},
-		{`{"expect": []}`, "q.jsonl:1: query: missing"},
+		{`{"expect": []}`, `q.jsonl:1: query: missing (each line needs "query" or "prompt", the text)`},
+		{`{"prompt": 5}`, "q.jsonl:1: prompt: must be a string"},
+		{`{"prompt": "  "}`, "q.jsonl:1: prompt: is empty"},
+		{`{"query": "a", "prompt": "b"}`, `q.jsonl:1: prompt: differs from "query" on the same line: give one of them`},
+		{`{"id": "q1", "prompt": "a", "client": "claude@2.1.328", "call": null}`, `q.jsonl:1: call: this line is a written call ("prompt" and "call"): give the file with --written`},
 		{`{"query": 5}`, "q.jsonl:1: query: must be a string"},
 		{`{"query": "  "}`, "q.jsonl:1: query: is empty"},
 		{`{"query": "x", "expect": "findInvoice"}`, "q.jsonl:1: expect: must be an array of strings"},
