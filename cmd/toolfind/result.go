@@ -14,6 +14,7 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/corpus/live/snap"
 	"github.com/toolfind/toolfind/result"
+	"github.com/toolfind/toolfind/search"
 )
 
 func init() { commands = append(commands, command{"result", newResultCmd}) }
@@ -106,18 +107,61 @@ func runResult(cmd *cobra.Command, opts *resultOptions) error {
 		return err
 	}
 	in.MaxResultSizeChars = opts.maxChars
-	var clients []string
-	if c := opts.global.clients; c != "" && c != "all" {
-		clients = strings.Split(c, ",")
+	clients, labels, err := resultClients(opts.global.clients)
+	if err != nil {
+		return err
 	}
 	ds, err := result.Deliver(in, result.Options{Clients: clients, Claude: result.ClaudeOptions{CountTokens: opts.countTokens}})
 	if err != nil {
 		return usageError("--client: %v", err)
 	}
+	opts.global.sayResolutions()
+	for i := range ds {
+		name, _, _ := strings.Cut(ds[i].Client, "@")
+		if l, ok := labels[name]; ok {
+			ds[i].Client = l
+		}
+	}
 	if opts.format == "json" {
 		return result.WriteJSON(opts.io.Out, ds)
 	}
 	return result.WriteText(opts.io.Out, source, in.Result, ds, result.TextOptions{Full: opts.full})
+}
+
+// resultClients reads --client as every command does: a name, or
+// name@release resolved to a profile (claude@2.1.332, claude@2.1.330 →
+// 2.1.329). It returns the client names for result.Deliver (nil: all) and,
+// per name, the profile to label its delivery with: how a client delivers
+// a tool result is the same in every release toolfind has a profile of
+// (the output caps of Claude Code, Codex, Grok Build and OpenCode have not
+// changed across them), so the release only names the row.
+func resultClients(spec string) (names []string, labels map[string]string, err error) {
+	labels = map[string]string{}
+	var parts []string
+	for _, p := range strings.Split(spec, ",") {
+		if p = strings.TrimSpace(p); p == "all" || p == "" {
+			parts = nil
+			break
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		parts = result.ClientNames()
+	} else {
+		names = parts
+	}
+	for i, p := range parts {
+		prof, _, err := search.LookupRelease(p)
+		if err != nil {
+			// A client without profiles: Deliver's error lists the known.
+			continue
+		}
+		if names != nil {
+			names[i] = prof.ID.Name
+		}
+		labels[prof.ID.Name] = prof.ID.String()
+	}
+	return names, labels, nil
 }
 
 // fileResult reads --file and, with --catalog and --tool, the tool's

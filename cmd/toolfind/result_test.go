@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // resultReport is `toolfind result --format json`.
@@ -89,7 +92,7 @@ func TestResultDoneWhen(t *testing.T) {
 	// 12,500 and 100,000: an exact count is asked for (approximated by the
 	// estimate): over 25,000: saved, path only. One text block: plain text,
 	// one line.
-	c := rep.Results[byClient["claude@2.1.328"]]
+	c := rep.Results[byClient["claude@2.1.332"]]
 	if c.Verdict != "replaced" || !strings.HasPrefix(c.Shown, "Error: result (218,237 characters across 1 line) exceeds maximum allowed tokens. Output has been saved to ") ||
 		!strings.Contains(c.Shown, ".\nFormat: Plain text\n") || strings.Contains(c.Shown, `"id":100000`) {
 		t.Errorf("claude: %s %q", c.Verdict, c.Shown[:200])
@@ -134,7 +137,7 @@ func TestResultDoneWhen(t *testing.T) {
 
 	// The text report names every client and verdict.
 	out, errOut, code := run(t, "result", "--file", file)
-	for _, s := range []string{"claude@2.1.328  REPLACED", "codex@0.171.0  CUT", "grok@1.0.0  CUT", "opencode@1.18.33  REPLACED", "  advice:\n"} {
+	for _, s := range []string{"claude@2.1.332  REPLACED", "codex@0.171.0  CUT", "grok@1.0.0  CUT", "opencode@1.18.33  REPLACED", "  advice:\n"} {
 		if code != 0 || !strings.Contains(out, s) {
 			t.Errorf("exit %d, text report lacks %q: %s", code, s, errOut)
 		}
@@ -208,6 +211,21 @@ func TestResultUsageErrors(t *testing.T) {
 	}
 }
 
+// TestResultClientRelease: --client takes a release as every command does
+// (the default claude@2.1.332, an older release resolved to its profile
+// with a note), and labels the row with the profile.
+func TestResultClientRelease(t *testing.T) {
+	res := writeFile(t, "r.json", `{"content":[{"type":"text","text":"hi"}]}`)
+	rep := runResultJSON(t, "--file", res, "--client", "claude@2.1.332,codex")
+	require.Len(t, rep.Results, 2)
+	assert.Equal(t, "claude@2.1.332", rep.Results[0].Client)
+	assert.Equal(t, "codex@0.171.0", rep.Results[1].Client)
+	out, errOut, code := run(t, "result", "--file", res, "--client", "claude@2.1.330")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "\nclaude@2.1.329  WHOLE  2 characters, 2 bytes\n")
+	assert.Contains(t, errOut, "toolfind: note: claude@2.1.330 uses profile claude@2.1.329")
+}
+
 // A live call to a server that cannot be started exits 3 naming the phase.
 func TestResultLiveStartError(t *testing.T) {
 	_, errOut, code := run(t, "result", "--server", "/nonexistent/server", "--tool", "echo", "--confirm-call")
@@ -266,7 +284,7 @@ func TestResultLiveEverything(t *testing.T) {
 	// 15,002, counted ≈ under 25,000): replaced with a preview; Codex
 	// 60,045-byte JSON: cut; Grok: cut; OpenCode: one line over 51,200:
 	// replaced.
-	want := map[string]string{"claude@2.1.328": "replaced", "codex@0.171.0": "cut", "grok@1.0.0": "cut", "opencode@1.18.33": "replaced"}
+	want := map[string]string{"claude@2.1.332": "replaced", "codex@0.171.0": "cut", "grok@1.0.0": "cut", "opencode@1.18.33": "replaced"}
 	for c, v := range want {
 		if byClient[c] != v {
 			t.Errorf("echo: %s %s, want %s", c, byClient[c], v)
