@@ -139,11 +139,9 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	binary := opts.binary
-	if binary == "" {
-		if binary, err = claudecode.FindBinary(); err != nil {
-			return usageError("%v", err)
-		}
+	binary, err := claudecode.ResolveBinary(opts.binary)
+	if err != nil {
+		return usageError("--binary: %v", err)
 	}
 	release, err := claudecode.Version(ctx, binary)
 	if err != nil {

@@ -96,6 +96,26 @@ func FindBinary() (string, error) {
 	return p, nil
 }
 
+// ResolveBinary turns the client executable a user names into the path
+// that Version and Runner run. Every run starts the client in a throwaway
+// working folder, where a relative path names nothing, so a path with a
+// separator ("../x/claude", "bin/claude") is made absolute against the
+// current folder, as the user meant it; a bare name ("claude") is looked
+// up in PATH, as a shell would; "" is claude on PATH (FindBinary).
+func ResolveBinary(path string) (string, error) {
+	switch {
+	case path == "":
+		return FindBinary()
+	case !strings.ContainsRune(path, filepath.Separator) && !strings.ContainsRune(path, '/'):
+		p, err := exec.LookPath(path)
+		if err != nil {
+			return "", fmt.Errorf("no %s on PATH: %w", path, err)
+		}
+		return filepath.Abs(p)
+	}
+	return filepath.Abs(path)
+}
+
 // Version runs `BINARY --version` in a throwaway environment and returns
 // the release it prints first ("2.1.332 (Claude Code)" → "2.1.332").
 func Version(ctx context.Context, binary string) (string, error) {
@@ -109,6 +129,9 @@ func Version(ctx context.Context, binary string) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	if binary, err = ResolveBinary(binary); err != nil {
+		return "", err
+	}
 	cmd := exec.CommandContext(ctx, binary, "--version")
 	cmd.Env = append(baseEnv(tmp), "CLAUDE_CONFIG_DIR="+filepath.Join(tmp, "home", ".claude"))
 	cmd.Dir = filepath.Join(tmp, "work")
@@ -209,7 +232,12 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	}
 
 	args := append([]string{"-p", "go", "--mcp-config", mcpPath, "--strict-mcp-config", "--output-format", "json"}, r.Args...)
-	cmd := exec.Command(r.Binary, args...)
+	binary, err := ResolveBinary(r.Binary)
+	if err != nil {
+		api.kill()
+		return verify.Answer{}, err
+	}
+	cmd := exec.Command(binary, args...)
 	cmd.Dir = work
 	cmd.Env = append(append(baseEnv(tmp),
 		"CLAUDE_CONFIG_DIR="+cfgDir,

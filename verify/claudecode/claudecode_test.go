@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolfind/toolfind/claude"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -125,6 +128,30 @@ func TestVersion(t *testing.T) {
 	if _, err := Version(context.Background(), filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("missing binary accepted")
 	}
+}
+
+// TestVersionRelativeBinary: a relative path is the user's, from the
+// current folder, though the client runs in a throwaway one (it failed
+// with "fork/exec ../x/claude: no such file or directory").
+func TestVersionRelativeBinary(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "x"), 0o755))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "work"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x", "claude"), []byte("#!/bin/sh\necho '2.1.332 (Claude Code)'\n"), 0o755))
+	t.Chdir(filepath.Join(dir, "work"))
+	got, err := Version(context.Background(), "../x/claude")
+	require.NoError(t, err)
+	assert.Equal(t, "2.1.332", got)
+	abs, err := ResolveBinary("../x/claude")
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "x", "claude"), abs)
+	// A bare name is looked up in PATH.
+	t.Setenv("PATH", filepath.Join(dir, "x"))
+	abs, err = ResolveBinary("claude")
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "x", "claude"), abs)
+	_, err = ResolveBinary("no-such-claude")
+	assert.ErrorContains(t, err, "no no-such-claude on PATH")
 }
 
 func TestInput(t *testing.T) {
