@@ -140,8 +140,10 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 		return err
 	}
 	binary, err := claudecode.ResolveBinary(opts.binary)
-	if err != nil {
+	if err != nil && opts.binary != "" {
 		return usageError("--binary: %v", err)
+	} else if err != nil {
+		return usageError("%v", err)
 	}
 	release, err := claudecode.Version(ctx, binary)
 	if err != nil {
