@@ -42,7 +42,7 @@ var fastLines = []struct {
 	{`{"query":"a",}`, false},
 	{`{"expect":["x"]}`, false}, // no query
 	{`{"prompt":"a","expect":["x"],"t":"u"}`, true},
-	{`{"prompt":"  "}`, true},           // blank: "prompt: is empty" in both
+	{`{"prompt":"  "}`, true},             // blank: "prompt: is empty" in both
 	{`{"prompt":"a","query":"a"}`, false}, // both: compared by the general path
 	{`{"query":"a","prompt":"b"}`, false},
 	{`{"prompt":["a"]}`, false},
