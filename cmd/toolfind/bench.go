@@ -71,7 +71,7 @@ func (o *benchOptions) addFlags(cmd *cobra.Command) {
 	addVerbose(cmd, o.global)
 	f := cmd.Flags()
 	f.StringVar(&o.queries, "queries", "", "query set `FILE` (JSON Lines); required unless using the demo catalog")
-	f.StringVar(&o.format, "format", "table", "output format: table, json, markdown, junit or html")
+	addFormatFlag(f, &o.format, "text", "json", "markdown", "junit", "html")
 	f.StringVarP(&o.out, "out", "o", "", "write the report to `FILE` instead of standard output")
 	f.StringSliceVar(&o.by, "by", nil, "break the metrics down by these tag `KEYS` (e.g. category)")
 	f.BoolVar(&o.perTool, "per-tool", false, "add the per-tool view: how many of each tool's queries find it, per client")

@@ -143,7 +143,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"catalog without queries", []string{"bench", "--catalog", "../../corpus/demo/catalog.json"}, "--queries is required"},
-		{"bad format", []string{"bench", "--format", "pdf"}, `--format: unknown format "pdf"`},
+		{"bad format", []string{"bench", "--format", "pdf"}, `--format "pdf": want text, json, markdown, junit or html`},
 		{"negative workers", []string{"bench", "--workers", "-1"}, "--workers -1"},
 		{"negative limit", []string{"bench", "--limit", "-2"}, "--limit -2"},
 		{"by a reserved key", []string{"bench", "--by", "query"}, `--by "query"`},

@@ -19,16 +19,21 @@ import (
 // terminal (and of a terminal whose size is unknown).
 const defaultWidth = 100
 
-// outputWidth is the terminal's width when w is one, else $COLUMNS when
-// set, else defaultWidth; never below 60.
+// outputWidth is $COLUMNS when set (the user's choice, as for ls and git),
+// else the terminal's width when w is one, else defaultWidth; never below
+// 60.
 func outputWidth(w io.Writer) int {
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return max(c, 60)
+	}
+	if o, ok := w.(*outWriter); ok {
+		w = o.w
+	}
 	width := defaultWidth
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if c, _, err := term.GetSize(int(f.Fd())); err == nil && c > 0 {
 			width = c
 		}
-	} else if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
-		width = c
 	}
 	return max(width, 60)
 }

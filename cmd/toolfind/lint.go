@@ -63,7 +63,7 @@ working directory (or --config FILE) sets per-rule severities:
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, opts) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
+	addFormatFlag(f, &opts.format, "text", "json", "sarif")
 	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when a finding of this severity or worse is found: none, info, warning, error (default none, or the config file's)")
 	f.StringVar(&opts.minSeverity, "min-severity", "", "show findings of this severity or worse: info, warning, error (default warning, or the config file's)")
 	f.StringSliceVar(&opts.enable, "enable", nil, "rules to turn on, comma-separated (all: every rule)")

@@ -32,7 +32,7 @@ func TestUsageErrors(t *testing.T) {
 		want string // in stderr
 	}{
 		{"rank without query", []string{"rank"}, "toolfind: rank needs --query"},
-		{"rank bad format", []string{"rank", "--query", "x", "--format", "xml"}, `--format "xml": want table or json`},
+		{"rank bad format", []string{"rank", "--query", "x", "--format", "xml"}, `--format "xml": want text or json (see 'toolfind rank --help')`},
 		{"negative limit", []string{"rank", "--query", "x", "--limit", "-1"}, "--limit -1"},
 		{"unknown flag", []string{"rank", "--qery", "x"}, "unknown flag: --qery"},
 		{"unknown client", []string{"rank", "--query", "x", "--client", "cursor"}, `--client: unknown client "cursor"; known:`},

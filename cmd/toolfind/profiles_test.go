@@ -103,7 +103,7 @@ func TestClientsFitsWidthAndListsOptionsOnce(t *testing.T) {
 			t.Errorf("line of %d characters: %q", n, l)
 		}
 	}
-	if n := strings.Count(out, "--claude-builtins (default"); n != 1 {
+	if n := strings.Count(out, "\n      --claude-builtins "); n != 1 {
 		t.Errorf("--claude-builtins listed %d times, want 1:\n%s", n, out)
 	}
 	if !strings.Contains(out, "\n  verified: real 2.1.328 with the oracle: 680 recorded queries over the shared catalogs and 28\n    hostile ones agree\n") {

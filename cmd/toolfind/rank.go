@@ -74,9 +74,9 @@ limit. --by-client prints each client's own list instead, with scores; --explain
 	f.StringVarP(&opts.query, "query", "q", "", "the query the model would search for")
 	f.StringVarP(&opts.prompt, "prompt", "p", "", "a user prompt: each client's model writes its own call first (see --writer), then it is ranked")
 	f.StringVar(&opts.writer, "writer", "heuristic", "with --prompt: who writes each client's call (verbatim or heuristic)")
-	f.StringVar(&opts.format, "format", "table", "output format: table or json")
-	f.BoolVar(&opts.explain, "explain", false, "show why each tool scored (table format)")
-	f.BoolVar(&opts.shown, "shown", false, "print the exact text each model reads (table format)")
+	addFormatFlag(f, &opts.format, "text", "json")
+	f.BoolVar(&opts.explain, "explain", false, "show why each tool scored (text format)")
+	f.BoolVar(&opts.shown, "shown", false, "print the exact text each model reads (text format)")
 	f.BoolVar(&opts.byClient, "by-client", false, "one block per client with its own hit list (the default with one client, --explain or --shown)")
 	f.IntVar(&opts.rows, "rows", 10, "table rows: tools in the several-client view (default 20 there), hits per client with --by-client (0: all); JSON always has all")
 	return cmd
@@ -104,9 +104,6 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 		}
 	} else if cmd.Flags().Changed("writer") {
 		return usageError("--writer goes with --prompt")
-	}
-	if opts.format != "table" && opts.format != "json" {
-		return usageError("--format %q: want table or json", opts.format)
 	}
 	if opts.global.limit < 0 {
 		return usageError("--limit %d: must be 0 (client default) or more", opts.global.limit)

@@ -71,7 +71,7 @@ failed (the message names the phase).`,
 	f.BoolVar(&opts.confirm, "confirm-call", false, "live call: confirm that the tool may be called (it can have effects)")
 	f.IntVar(&opts.maxChars, "max-result-size-chars", 0, `the tool's _meta["anthropic/maxResultSizeChars"] (Claude Code), overriding its definition`)
 	f.IntVar(&opts.countTokens, "count-tokens", 0, "Claude Code: the exact token count of the output, which it asks the API for (default: its estimate)")
-	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	addFormatFlag(f, &opts.format, "text", "json")
 	f.BoolVar(&opts.full, "full", false, "text format: print every shown text whole")
 	return cmd
 }

@@ -162,9 +162,11 @@ discover MCP tools, exactly as each release does, without a model or an API key.
 With no --catalog it uses an embedded demo catalog.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       toolfind.Version,
 	}
+	root.SetVersionTemplate("toolfind {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError("%v (see '%s --help')", err, c.CommandPath())
+		return usageError("%s (see '%s --help')", flagErrorText(err), c.CommandPath())
 	})
 	pf := root.PersistentFlags()
 	g.flags = pf
@@ -188,10 +190,11 @@ With no --catalog it uses an embedded demo catalog.`,
 		return nil
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { g.status.finish() }
+	setHelp(root, ios)
 	addSourceFlags(root, &g.source)
 	for _, p := range profiles {
 		for _, o := range p.Options {
-			flag, usage := clientFlag(p.ID.Name, o), o.Usage+" ("+p.ID.Name+")"
+			flag, usage := clientFlag(p.ID.Name, o), o.Usage
 			if o.Kind == search.BoolOption {
 				v := o.Default
 				pf.Var(boolText{&v}, flag, usage)
@@ -199,6 +202,7 @@ With no --catalog it uses an embedded demo catalog.`,
 			} else {
 				pf.String(flag, o.Default, usage)
 			}
+			markClientFlag(pf, flag, p.ID.Name)
 		}
 	}
 	subs := subcommands()
@@ -213,6 +217,7 @@ With no --catalog it uses an embedded demo catalog.`,
 	for _, c := range subs {
 		root.AddCommand(noArgsSaysSo(c.new(ios, g)))
 	}
+	registerCompletions(root)
 	return root
 }
 
@@ -397,68 +402,6 @@ func isFileOption(client, option string) bool {
 		}
 	}
 	return false
-}
-
-func newVersionCmd(ios *IOStreams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print toolfind's version and the client profiles it simulates",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(ios.Out, "toolfind %s\n", toolfind.Version)
-			for _, p := range search.Profiles() {
-				def := ""
-				if p.Default {
-					def = " (default)"
-				}
-				fmt.Fprintf(ios.Out, "  %s%s\n", p.ID, def)
-			}
-			return nil
-		},
-	}
-}
-
-func newClientsCmd(ios *IOStreams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "clients",
-		Short: "List the client profiles, the releases each covers, how each was verified, and their options",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			width := outputWidth(ios.Out)
-			// say prints one indented line, wrapped to the width.
-			say := func(s string) {
-				for i, l := range wrap(s, width-4) {
-					if i > 0 {
-						l = "  " + l
-					}
-					fmt.Fprintln(ios.Out, "  "+l)
-				}
-			}
-			optionsShown := map[string]bool{}
-			for _, p := range search.Profiles() {
-				def := ""
-				if p.Default {
-					def = " (default)"
-				}
-				fmt.Fprintf(ios.Out, "%s%s\n", p.ID, def)
-				say(p.Summary)
-				say("releases: " + search.Coverage(p))
-				if p.Verified != "" {
-					say("verified: " + p.Verified)
-				}
-				// Options are shared by every profile of a name: listed
-				// under its first one.
-				if optionsShown[p.ID.Name] {
-					continue
-				}
-				optionsShown[p.ID.Name] = true
-				for _, o := range p.Options {
-					say(fmt.Sprintf("--%s-%s (default %q): %s", p.ID.Name, o.Name, o.Default, o.Usage))
-				}
-			}
-			return nil
-		},
-	}
 }
 
 // boolText is a boolean flag kept as text ("true"/"false"), so client

@@ -43,7 +43,7 @@ normalisation, and the client's size estimate. A tool the client never shows is 
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.tools, "tool", nil, "tool to show (server/tool, server__tool, mcp__server__tool or a unique name); repeatable; default: all")
-	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	addFormatFlag(f, &opts.format, "text", "json")
 	f.BoolVar(&opts.surface, "surface", false, "show what each client's model sees before it searches (search tool definitions, reminders, partial catalog)")
 	f.StringVar(&opts.surfaceFile, "surface-file", "", "with --surface: a JSON `FILE` {\"claude\": {\"tool_search_description\": \"...\"}, ...} of exact client texts to use instead of toolfind's wording")
 	return cmd

@@ -72,7 +72,7 @@ or --written).`,
 	f.StringVar(&opts.queries, "queries", "", "query set `FILE` (JSON Lines); default: the demo set on the demo catalog")
 	f.StringVar(&opts.written, "written", "", "replay the model calls of a written-queries `FILE` instead of --queries")
 	f.StringVar(&opts.writer, "writer", "", "who writes each client's search call: verbatim, heuristic, model or command (default: the query text is the search)")
-	f.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
+	addFormatFlag(f, &opts.format, "text", "json", "markdown")
 	f.StringVarP(&opts.out, "out", "o", "", "write the report to `FILE` instead of standard output")
 	f.StringVar(&opts.writeCatalog, "write-catalog", "", "write the edited catalog to `FILE`")
 	f.StringVar(&opts.patch, "patch", "", "write a JSON Merge Patch (RFC 7386) from the input catalog to the edited one to `FILE`")

@@ -108,7 +108,7 @@ func TestSuggestUsageErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--holdout", "1"}, "--holdout 1: want a share of the queries, at least 0 and below 1"},
-		{[]string{"--format", "html"}, `--format: unknown format "html": want text, json or markdown`},
+		{[]string{"--format", "html"}, `--format "html": want text, json or markdown`},
 		{[]string{"--written", "w.jsonl", "--queries", "q.jsonl"}, "--written and --queries: give one"},
 		{[]string{"--written", "w.jsonl", "--writer", "heuristic"}, "--written and --writer: the calls of a written file are already written"},
 		{[]string{"--description-budget", "0"}, "--description-budget 0: must be 1 or more"},

@@ -69,7 +69,7 @@ Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`
 	f.IntVar(&opts.parallel, "parallel", 2, "client processes at once")
 	f.DurationVar(&opts.timeout, "query-timeout", verify.DefaultTimeout, "time limit for each query's real run")
 	f.StringVar(&opts.bundle, "bundle", "", "write a self-contained reproduction (catalog, queries, both results) into this new `DIR`")
-	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	addFormatFlag(f, &opts.format, "text", "json")
 	f.BoolVar(&opts.keep, "keep", false, "keep each run's throwaway folder (debugging)")
 	f.StringVar(&opts.program, "model-program", "", "the toolfind-model `PATH` that serves the emulated model API (default: $TOOLFIND_MODEL_PROGRAM, else toolfind-model beside toolfind, else on PATH)")
 	return cmd
