@@ -37,8 +37,12 @@ type Options struct {
 	// model's side, package writer); each client is run once per writer,
 	// the first writer's rows named after the client alone and the
 	// others' "client (writer)". Without writers the query text is the
-	// search (as the verbatim writer would write it). Clients whose model
-	// never searches (search.NoSearch) are searched with the query text.
+	// search, and so it is for a writer whose call is the prompt itself
+	// (writer.QueryText: the verbatim writer), its rows naming it as
+	// their writer; the client's own search options (Codex's strategies
+	// and script) apply to such rows only. Clients whose model
+	// never searches (search.NoSearch), and simulators that replay no
+	// calls (not search.Writable), are searched with the query text.
 	Writers []writer.Writer
 }
 
@@ -155,6 +159,9 @@ type column struct {
 	sim   search.Simulator
 	w     writer.Writer
 	label string // the primary row's label
+	// queryWriter names the writer of a query-text column (w nil) whose
+	// writer asked for it (writer.QueryText); "" for none.
+	queryWriter string
 }
 
 // columns pairs every simulator with every writer (see Options.Writers).
@@ -167,7 +174,9 @@ func columns(sims []search.Simulator, ws []writer.Writer) []column {
 		return cols
 	}
 	for _, s := range sims {
-		if search.SearchesNothing(s) {
+		if _, ok := s.(search.Writable); !ok || search.SearchesNothing(s) {
+			// No call to write: the model never searches, or the
+			// simulator replays no calls (the query text is its search).
 			cols = append(cols, column{sim: s, label: s.Client().String()})
 			continue
 		}
@@ -175,6 +184,10 @@ func columns(sims []search.Simulator, ws []writer.Writer) []column {
 			l := s.Client().String()
 			if wi > 0 {
 				l += " (" + w.Name() + ")"
+			}
+			if qt, ok := w.(writer.QueryText); ok && qt.QueryText() {
+				cols = append(cols, column{sim: s, label: l, queryWriter: w.Name()})
+				continue
 			}
 			cols = append(cols, column{sim: s, w: w, label: l})
 		}
@@ -244,10 +257,12 @@ func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.Query
 	var labels []string
 	variant := map[string]bool{}
 	writers := map[string]string{}
+	writerLabels := map[string]string{}
 	for si := range cols {
 		labels = append(labels, cols[si].label)
-		if cols[si].w != nil {
+		if cols[si].w != nil || cols[si].queryWriter != "" {
 			writers[cols[si].label] = writerName(cols[si])
+			writerLabels[cols[si].label] = writer.Label(writers[cols[si].label], cols[si].sim.Client())
 		}
 		seen := map[string]bool{}
 		for qi := 0; qi < nq; qi++ {
@@ -307,6 +322,7 @@ func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.Query
 		rep.Clients[i] = metrics(l, byRow[i])
 		rep.Clients[i].Variant = variant[l]
 		rep.Clients[i].Writer = writers[l]
+		rep.Clients[i].WriterLabel = writerLabels[l]
 	}
 	for _, key := range opts.By {
 		rep.By = append(rep.By, breakdown(key, labels, rep.Outcomes, rowOf))

@@ -140,24 +140,70 @@ func (r *Report) comparisonRow(label string) bool {
 	return false
 }
 
-// writerNote says who wrote each row's calls and how many prompts had
-// none ("" when no row's calls were written).
+// writerNote says who wrote the rows' calls, each writer by its label
+// (writer.Label), and how many prompts had none ("" when no row's calls
+// were written): "writer: heuristic (a prediction of the model's call)"
+// when one writer wrote every row's calls, else "writers: " and, per
+// label, the rows it wrote ("every client" when it wrote one row of each).
 func (r *Report) writerNote() string {
-	var parts []string
-	for _, c := range r.Clients {
-		if c.Writer == "" || c.Variant || strings.HasSuffix(c.Client, " ("+c.Writer+")") && c.NoCall == 0 {
-			continue // the label says it already
-		}
-		p := c.Client + ": " + c.Writer
-		if c.NoCall > 0 {
-			p += fmt.Sprintf(" (%d %s without a call, counted not found)", c.NoCall, plural(c.NoCall, "prompt", "prompts"))
-		}
-		parts = append(parts, p)
+	type group struct {
+		label string
+		rows  []string
 	}
-	if len(parts) == 0 {
+	var groups []*group
+	byLabel := map[string]*group{}
+	clients := map[string]bool{}
+	var noCall []string
+	for _, c := range r.Clients {
+		if c.Variant {
+			continue
+		}
+		client := c.Client
+		if c.Writer != "" {
+			client = strings.TrimSuffix(client, " ("+c.Writer+")")
+		}
+		clients[client] = true
+		if c.Writer == "" {
+			continue
+		}
+		label := c.WriterLabel
+		if label == "" {
+			label = c.Writer
+		}
+		g := byLabel[label]
+		if g == nil {
+			g = &group{label: label}
+			byLabel[label] = g
+			groups = append(groups, g)
+		}
+		g.rows = append(g.rows, client)
+		if c.NoCall > 0 {
+			noCall = append(noCall, fmt.Sprintf("%s: %d %s", c.Client, c.NoCall, plural(c.NoCall, "prompt", "prompts")))
+		}
+	}
+	if len(groups) == 0 {
 		return ""
 	}
-	return "calls written by: " + strings.Join(parts, "; ")
+	var b strings.Builder
+	if len(groups) == 1 && len(groups[0].rows) == len(clients) {
+		b.WriteString("writer: " + groups[0].label)
+	} else {
+		b.WriteString("writers: ")
+		for i, g := range groups {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			who := strings.Join(g.rows, ", ")
+			if len(g.rows) == len(clients) {
+				who = "every client"
+			}
+			b.WriteString(g.label + " for " + who)
+		}
+	}
+	if len(noCall) > 0 {
+		b.WriteString("; no search call (counted not found): " + strings.Join(noCall, ", "))
+	}
+	return b.String()
 }
 
 func (r *Report) title() string {
@@ -387,6 +433,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if n := r.notScored(); n != "" {
 		fmt.Fprintln(w, n)
 	}
+	if ws := r.writerNote(); ws != "" {
+		for _, l := range textfit.Wrap(esc(ws), TextWidth) {
+			fmt.Fprintln(w, l)
+		}
+	}
 	fmt.Fprintln(w)
 	r.writeMetricsText(w)
 	if r.hasBand() {
@@ -398,9 +449,6 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if e := c.ErrorSummary(); e != "" {
 			fmt.Fprintf(w, "warning: %s\n", esc(e))
 		}
-	}
-	if ws := r.writerNote(); ws != "" {
-		fmt.Fprintln(w, esc(ws))
 	}
 	for _, b := range r.By {
 		fmt.Fprintf(w, "\nBy %s:\n", esc(b.Key))

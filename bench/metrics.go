@@ -53,6 +53,9 @@ type ClientMetrics struct {
 	// no call (counted not found).
 	Writer string `json:"writer,omitempty"`
 	NoCall int    `json:"no_call,omitempty"`
+	// WriterLabel is what reports say about the writer of the row's calls
+	// (writer.Label: its name and what its calls are).
+	WriterLabel string `json:"writer_label,omitempty"`
 	// RankDist[i] is the expected number of queries whose first shown
 	// expected tool is at position i+1.
 	RankDist []float64 `json:"rank_dist"`

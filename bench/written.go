@@ -14,6 +14,9 @@ import (
 // writerName is the writer a column's report rows name: for a
 // written-queries file, who wrote that client's calls in it.
 func writerName(col column) string {
+	if col.w == nil {
+		return col.queryWriter
+	}
 	if r, ok := col.w.(*writer.Replay); ok {
 		if n := r.WriterOf(col.sim.Client().Name); n != "" {
 			return n

@@ -26,8 +26,8 @@ func init() {
 		Summary:  "Codex code mode: the model filters ALL_TOOLS with JavaScript (run in goja); one result per strategy",
 		Verified: "real Codex 0.171.0: ALL_TOOLS entries on 15 shared and 70 livemcpbench catalogs, 25 strategy runs and 18 script behaviours byte for byte",
 		Options: []search.Option{
-			{Name: "script", Kind: search.FileOption, Usage: "JavaScript file run as an extra exec strategy (primary when given); globals QUERY and TERMS hold the query"},
-			{Name: "strategies", Kind: search.StringOption, Default: "all-terms,any-term,name,dump", Usage: "comma list of built-in strategies (all-terms, any-term, name, dump); the first is primary"},
+			{Name: "script", Kind: search.FileOption, Usage: "JavaScript file run as an extra exec strategy (primary when given); globals QUERY and TERMS hold the query", QueryOnly: true},
+			{Name: "strategies", Kind: search.StringOption, Default: "all-terms,any-term,name,dump", Usage: "comma list of built-in strategies (all-terms, any-term, name, dump); the first is primary", QueryOnly: true},
 			{Name: "plugin", Kind: search.BoolOption, Default: "false", Usage: "treat every server as an Agent Plugin (1,000-byte descriptions, 8,000/64,000-byte budgets)"},
 			{Name: "console", Kind: search.BoolOption, Default: "false", Usage: "compatibility: give scripts a console whose log/info/warn/error append text items (Codex has no console)"},
 			{Name: "timeout", Kind: search.StringOption, Default: "2s", Usage: "wall-clock limit per script run (Go duration)"},

@@ -40,6 +40,10 @@ type Option struct {
 	Kind    OptionKind
 	Default string
 	Usage   string
+	// QueryOnly marks an option of how the client searches a query text
+	// (rank --query, the verbatim writer): a written call replaces that
+	// search, so the option does nothing for one.
+	QueryOnly bool
 }
 
 // OptionKind says how an option's text is read.

@@ -12,6 +12,8 @@ import (
 	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/writer"
 )
 
 // Format is an output format of a Report.
@@ -78,9 +80,6 @@ func (r *Report) headline() string {
 	}
 	s := fmt.Sprintf("%d %s over %d %s", len(r.Edits), plural(len(r.Edits), "tool edited", "tools edited"),
 		r.QueryCount, plural(r.QueryCount, "query", "queries"))
-	if r.Writer != "" {
-		s += " (calls by the " + r.Writer + " writer)"
-	}
 	if breaking > 0 {
 		s += fmt.Sprintf(", %d breaking (renames)", breaking)
 	}
@@ -135,7 +134,9 @@ func shortClient(c string) string {
 func (r *Report) text(w *bufio.Writer) {
 	para(w, "", "suggest: "+r.headline())
 	if r.Writer == "" {
-		para(w, "", "(the query text is each client's search, as in bench without --writer; --writer heuristic writes the calls as each client's model would)")
+		para(w, "", "(the query text is each client's search; --writer heuristic writes the calls as each client's model would)")
+	} else if l := r.writerLine(); l != "" {
+		para(w, "", l)
 	}
 	fmt.Fprintln(w)
 	width := len("mean")
@@ -311,6 +312,9 @@ func writeChangeText(w *bufio.Writer, c Change) {
 
 func (r *Report) markdown(w *bufio.Writer) {
 	fmt.Fprintf(w, "### toolfind suggest\n\n%s\n\n", mdEscape(r.headline()))
+	if l := r.writerLine(); l != "" {
+		fmt.Fprintf(w, "%s\n\n", mdEscape(l))
+	}
 	fmt.Fprintf(w, "| client | before | after | |\n|---|---:|---:|---:|\n")
 	for _, c := range r.Clients {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdEscape(c.Client), bench.Percent(c.Before), bench.Percent(c.After), delta(c.Before, c.After))
@@ -366,3 +370,13 @@ var mdEscaper = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\
 func mdEscape(s string) string { return mdEscaper.Replace(safetext.Escape(s)) }
 
 func mdCode(s string) string { return strings.ReplaceAll(safetext.Escape(s), "`", "'") }
+
+// writerLine names the writer of the calls, with what its calls are, per
+// client when that differs (writer.LabelLine).
+func (r *Report) writerLine() string {
+	ids := make([]search.ClientID, 0, len(r.Clients))
+	for _, c := range r.Clients {
+		ids = append(ids, search.ParseClientID(c.Client))
+	}
+	return writer.LabelLine(r.Writer, ids)
+}

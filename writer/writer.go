@@ -98,6 +98,18 @@ func (Verbatim) Calls(_ context.Context, sim search.Simulator, p Prompt) ([]json
 	return []json.RawMessage{w.VerbatimCall(p.Text)}, nil
 }
 
+// QueryText is implemented by writers whose call is the prompt itself
+// (Verbatim): a bench searches each client with the prompt as a query,
+// the way the client searches a query text (with its options, such as
+// Codex's strategies and script), instead of replaying a call.
+type QueryText interface {
+	Writer
+	QueryText() bool
+}
+
+// QueryText implements QueryText.
+func (Verbatim) QueryText() bool { return true }
+
 // Heuristic is the deterministic writer of each client's package.
 type Heuristic struct{}
 

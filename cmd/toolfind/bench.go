@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,11 +30,11 @@ type benchOptions struct {
 	by      []string
 	perTool bool
 	workers int
-	// The model's side (package writer): --writer, --written and whether
-	// the verbatim baseline is shown beside them.
+	// The model's side (package writer): --writer (one name or a list, one
+	// row group per writer) and --written.
 	writer     string
 	written    string
-	noVerbatim bool
+	noVerbatim bool // --no-verbatim, deprecated: no baseline is added unasked
 	// wf are the model and command writers' flags (writerflags.go).
 	wf *writerFlags
 }
@@ -76,9 +77,10 @@ func (o *benchOptions) addFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.by, "by", nil, "break the metrics down by these tag `KEYS` (e.g. category)")
 	f.BoolVar(&o.perTool, "per-tool", false, "add the per-tool view: how many of each tool's queries find it, per client")
 	f.IntVar(&o.workers, "workers", 0, "searches run at once (0: one per CPU)")
-	f.StringVar(&o.writer, "writer", "", "who writes each client's search call from the prompt: verbatim, heuristic, model or command (default: the query text is the search)")
+	f.StringVar(&o.writer, "writer", writer.Default, writerHelp)
 	f.StringVar(&o.written, "written", "", "replay the model calls of a written-queries `FILE` (JSON Lines from `toolfind write`) instead of --queries")
-	f.BoolVar(&o.noVerbatim, "no-verbatim", false, "with --writer or --written: leave out the verbatim baseline rows")
+	f.BoolVar(&o.noVerbatim, "no-verbatim", false, "")
+	_ = f.MarkHidden("no-verbatim")
 	o.wf = addWriterFlags(f)
 }
 
@@ -104,11 +106,21 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 	if o.written != "" && o.queries != "" {
 		return nil, usageError("--written and --queries: give one (a written file holds its prompts)")
 	}
-	if o.written != "" && o.writer != "" {
+	if o.written != "" && cmd.Flags().Changed("writer") {
 		return nil, usageError("--written and --writer: the calls of a written file are already written")
 	}
-	if err := o.wf.check(o.writer); err != nil {
+	names, err := writerNames(o.writer)
+	if err != nil {
 		return nil, err
+	}
+	if o.written != "" {
+		names = nil
+	}
+	if err := o.wf.check(names...); err != nil {
+		return nil, err
+	}
+	if o.noVerbatim && !o.global.quiet {
+		fmt.Fprintln(o.io.ErrOut, "warning: --no-verbatim is no longer needed: the verbatim baseline is added only when asked for (--writer heuristic,verbatim)")
 	}
 	// The output file is checked (and its temporary file created) before
 	// the work, so a bad --out fails in a second, not after the run.
@@ -142,27 +154,31 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 		if qs, err = o.loadQueries(cat); err != nil {
 			return nil, err
 		}
-		if o.writer != "" {
-			w, done, err := o.wf.writerFromFlags(o.writer, o.global, o.io.ErrOut)
+		for _, name := range names {
+			w, done, err := o.wf.writerFromFlags(name, o.global, o.io.ErrOut)
 			if err != nil {
 				return nil, err
 			}
 			defer done()
-			if qs, err = o.wf.expand(qs); err != nil {
-				return nil, err
-			}
 			o.workers = writerWorkers(w, o.workers)
 			writers = append(writers, w)
+		}
+		if qs, err = o.wf.expand(qs); err != nil {
+			return nil, err
 		}
 	}
 	if err := checkTags(o.by, qs); err != nil {
 		return nil, err
 	}
-	if len(writers) > 0 && !o.noVerbatim && writers[0].Name() != "verbatim" {
-		writers = append(writers, writer.Verbatim{})
-	}
 	sims, err := o.global.simulators(cat)
 	if err != nil {
+		return nil, err
+	}
+	by := "by the " + strings.Join(names, " and ") + " writer"
+	if o.written != "" {
+		by = "in " + o.written
+	}
+	if err := o.global.checkQueryOnly(slices.Contains(names, "verbatim"), by); err != nil {
 		return nil, err
 	}
 	opts := bench.Options{

@@ -257,7 +257,8 @@ func TestBenchTextFitsWidth(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, "× 3 clients (6 variants)") || !strings.Contains(out, `233 of 234 queries scored; 1 skipped: no expected tool (empty "expect")`) {
+	if !strings.Contains(out, "× 3 clients over 53 tools") || !strings.Contains(out, `233 of 234 queries scored; 1 skipped: no expected tool (empty "expect")`) ||
+		!strings.Contains(out, "\nwriter: heuristic (a prediction of the model's call)\n") {
 		t.Errorf("header:\n%s", out[:min(len(out), 400)])
 	}
 	for _, l := range strings.Split(out, "\n") {

@@ -135,7 +135,7 @@ func TestWriteModelNoCall(t *testing.T) {
 	require.Len(t, lines, 2)
 	assert.Nil(t, lines[0].Call)
 	assert.Equal(t, `"answered in text without a tool call: I would rather not."`, string(lines[0].Tags["no_call"]))
-	rep, errOut, code := run(t, "bench", "--written", out, "--format", "json", "--no-verbatim")
+	rep, errOut, code := run(t, "bench", "--written", out, "--format", "json")
 	require.Equal(t, 0, code, errOut)
 	var got struct {
 		Clients []struct {
@@ -191,10 +191,9 @@ func TestQueriesImportThenBench(t *testing.T) {
 	assert.Equal(t, `{"max_results":5,"query":"invoice"}`, string(lines[0].Call))
 	assert.Equal(t, []string{"mcp__billing__invoice_lookup"}, lines[0].Expect)
 	// The demo catalog holds the billing server the transcripts used.
-	rep, errOut, code := run(t, "bench", "--written", out, "--no-verbatim")
+	rep, errOut, code := run(t, "bench", "--written", out)
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, rep, "calls written by: claude@")
-	assert.Contains(t, rep, ": import")
+	assert.Contains(t, rep, "\nwriter: import (calls real models made, from session logs)\n")
 
 	// Filters: nothing since 2027; a project the sessions were not in.
 	for _, args := range [][]string{{"--since", "2027-01-01"}, {"--project", "/nowhere"}} {
@@ -257,7 +256,8 @@ func TestBenchWriterModel(t *testing.T) {
 	  "function":{"name":"ToolSearch","arguments":"{\"query\":\"select:mcp__billing__invoice_lookup\"}"}}]}}],"usage":{"prompt_tokens":10,"completion_tokens":2}}`)
 	cache := filepath.Join(t.TempDir(), "c.jsonl")
 	q := writeFile(t, "q.jsonl", twoPrompts)
-	args := []string{"bench", "--writer", "model", "--model-url", st.srv.URL, "--model", "m", "--cache", cache, "--client", "claude", "--queries", q, "--format", "json"}
+	// The verbatim rows only when asked for (--writer model,verbatim).
+	args := []string{"bench", "--writer", "model,verbatim", "--model-url", st.srv.URL, "--model", "m", "--cache", cache, "--client", "claude", "--queries", q, "--format", "json"}
 	rep, errOut, code := run(t, args...)
 	require.Equal(t, 0, code, errOut)
 	var got struct {

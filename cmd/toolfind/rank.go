@@ -84,8 +84,10 @@ limit. --by-client prints each client's own list instead, with scores; --explain
 
 // rankOutput is the JSON shape of `rank` (the design's CLI contract).
 type rankOutput struct {
-	Query   string          `json:"query,omitempty"`
-	Prompt  string          `json:"prompt,omitempty"`
+	Query  string `json:"query,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
+	// Writer says who wrote the calls of a --prompt (writer.LabelLine).
+	Writer  string          `json:"writer,omitempty"`
 	Results []search.Result `json:"results"`
 }
 
@@ -146,10 +148,19 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 	for _, r := range results {
 		flat = append(flat, r.All()...)
 	}
+	var writerLine string
+	if w != nil {
+		writerLine = writer.LabelLine(w.Name(), writtenClients(results))
+	}
 	if opts.format == "json" {
-		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Prompt: opts.prompt, Results: nonNilResults(flat)})
+		return writeJSON(opts.io.Out, rankOutput{Query: opts.query, Prompt: opts.prompt, Writer: writerLine, Results: nonNilResults(flat)})
 	}
 	width := outputWidth(opts.io.Out)
+	if writerLine != "" {
+		for _, l := range wrap(esc(writerLine), width) {
+			fmt.Fprintln(opts.io.Out, l)
+		}
+	}
 	if len(results) > 1 && !opts.byClient && !opts.explain && !opts.shown {
 		rows := opts.rows
 		if !cmd.Flags().Changed("rows") {
@@ -158,6 +169,20 @@ func runRank(cmd *cobra.Command, opts *rankOptions) error {
 		return writeRankCompact(opts.io.Out, results, opts.query+opts.prompt, rows, width)
 	}
 	return writeRankTable(opts.io.Out, flat, tableOptions{explain: opts.explain, shown: opts.shown, rows: opts.rows, width: width})
+}
+
+// writtenClients are the clients of the results whose calls a writer
+// wrote, each once, in order.
+func writtenClients(results []search.Result) []search.ClientID {
+	var ids []search.ClientID
+	seen := map[string]bool{}
+	for _, r := range results {
+		if r.Writer != "" && !seen[r.Client] {
+			seen[r.Client] = true
+			ids = append(ids, search.ParseClientID(r.Client))
+		}
+	}
+	return ids
 }
 
 // noteLimitIgnored adds a note to a result whose client did not apply

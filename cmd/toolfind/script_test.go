@@ -58,16 +58,16 @@ func TestCodexScriptRunErrors(t *testing.T) {
 	}
 
 	// The demo query set has 16 queries.
-	out, _, code = run(t, "bench", "--client", "codex", "--codex-script", loop, "--codex-timeout", "20ms", "--codex-strategies", "name")
+	out, _, code = run(t, "bench", "--writer", "verbatim", "--client", "codex", "--codex-script", loop, "--codex-timeout", "20ms", "--codex-strategies", "name")
 	if code != 0 || !strings.Contains(out, "  ERRORS\n") || !strings.Contains(out, "\nwarning: codex@0.171.0: 16 of 16 runs timed out\n") {
 		t.Errorf("bench exit %d:\n%s", code, out)
 	}
-	_, errOut, code := run(t, "check", "--client", "codex", "--codex-script", throw, "--codex-strategies", "name", "--min-mrr", "0", "--format", "json")
+	_, errOut, code := run(t, "check", "--writer", "verbatim", "--client", "codex", "--codex-script", throw, "--codex-strategies", "name", "--min-mrr", "0", "--format", "json")
 	if code != exitCheckFailed || !strings.Contains(errOut, "warning: codex@0.171.0: 16 of 16 runs failed\n") ||
 		!strings.HasSuffix(errOut, "ERROR codex@0.171.0: 16 of 16 runs failed\ntoolfind: check failed: 16 failed searches (--allow-errors to accept)\n") {
 		t.Errorf("check exit %d, stderr:\n%s", code, errOut)
 	}
-	_, errOut, code = run(t, "check", "--client", "codex", "--codex-script", throw, "--codex-strategies", "name", "--min-mrr", "0", "--format", "json", "--allow-errors")
+	_, errOut, code = run(t, "check", "--writer", "verbatim", "--client", "codex", "--codex-script", throw, "--codex-strategies", "name", "--min-mrr", "0", "--format", "json", "--allow-errors")
 	if code != 0 || !strings.HasSuffix(errOut, "check passed: 2 clients\n") {
 		t.Errorf("check --allow-errors exit %d, stderr:\n%s", code, errOut)
 	}

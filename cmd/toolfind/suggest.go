@@ -71,7 +71,7 @@ or --written).`,
 	f := cmd.Flags()
 	f.StringVar(&opts.queries, "queries", "", "query set `FILE` (JSON Lines); default: the demo set on the demo catalog")
 	f.StringVar(&opts.written, "written", "", "replay the model calls of a written-queries `FILE` instead of --queries")
-	f.StringVar(&opts.writer, "writer", "", "who writes each client's search call: verbatim, heuristic, model or command (default: the query text is the search)")
+	f.StringVar(&opts.writer, "writer", writer.Default, "who writes each client's search call from the prompt: heuristic (a prediction of the model's call), verbatim (the prompt itself: a baseline), model or command")
 	addFormatFlag(f, &opts.format, "text", "json", "markdown")
 	f.StringVarP(&opts.out, "out", "o", "", "write the report to `FILE` instead of standard output")
 	f.StringVar(&opts.writeCatalog, "write-catalog", "", "write the edited catalog to `FILE`")
@@ -94,7 +94,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	switch {
 	case o.written != "" && o.queries != "":
 		return usageError("--written and --queries: give one (a written file holds its prompts)")
-	case o.written != "" && o.writer != "":
+	case o.written != "" && cmd.Flags().Changed("writer"):
 		return usageError("--written and --writer: the calls of a written file are already written")
 	case o.holdout < 0 || o.holdout >= 1:
 		return usageError("--holdout %v: want a share of the queries, at least 0 and below 1", o.holdout)
@@ -107,7 +107,11 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	case o.global.limit < 0:
 		return usageError("--limit %d: must be 0 (client default) or more", o.global.limit)
 	}
-	if err := o.wf.check(o.writer); err != nil {
+	var names []string
+	if o.written == "" {
+		names = []string{o.writer}
+	}
+	if err := o.wf.check(names...); err != nil {
 		return err
 	}
 	g := o.global
@@ -196,18 +200,16 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		if qs, err = b.loadQueries(cat); err != nil {
 			return err
 		}
-		if o.writer != "" {
-			ww, done, err := o.wf.writerFromFlags(o.writer, g, o.io.ErrOut)
-			if err != nil {
-				return err
-			}
-			defer done()
-			if qs, err = o.wf.expand(qs); err != nil {
-				return err
-			}
-			o.workers = writerWorkers(ww, o.workers)
-			w = ww
+		ww, done, err := o.wf.writerFromFlags(o.writer, g, o.io.ErrOut)
+		if err != nil {
+			return err
 		}
+		defer done()
+		if qs, err = o.wf.expand(qs); err != nil {
+			return err
+		}
+		o.workers = writerWorkers(ww, o.workers)
+		w = ww
 	}
 	// The first build checks the flags (and reports option mistakes).
 	if _, err := g.simulators(cat); err != nil {

@@ -66,7 +66,7 @@ func TestSuggestWriteCatalogAndPatch(t *testing.T) {
 	require.Len(t, rep.Edits, 2)
 	assert.Empty(t, rep.Regressions)
 
-	out, errOut, code := run(t, "bench", "--quiet", "--catalog", edited, "--queries", notesQueries, "--writer", "heuristic", "--no-verbatim", "--format", "json")
+	out, errOut, code := run(t, "bench", "--quiet", "--catalog", edited, "--queries", notesQueries, "--writer", "heuristic", "--format", "json")
 	require.Equal(t, 0, code, errOut)
 	after := benchFound(t, out)
 	want := map[string]float64{}
@@ -142,7 +142,7 @@ func TestSuggestLiveEverything(t *testing.T) {
 	require.NotEmpty(t, rep.Edits)
 	// The written catalog is the snapshot with the edits: bench on it
 	// reports the after figures.
-	out, errOut, code = run(t, "bench", "--quiet", "--catalog", edited, "--queries", q, "--client", "grok,claude", "--writer", "heuristic", "--no-verbatim", "--format", "json")
+	out, errOut, code = run(t, "bench", "--quiet", "--catalog", edited, "--queries", q, "--client", "grok,claude", "--writer", "heuristic", "--format", "json")
 	require.Equal(t, 0, code, errOut)
 	for _, c := range rep.Clients {
 		assert.Contains(t, out, `"client": "`+c.Client+`"`)
@@ -163,7 +163,7 @@ func suggestThenBench(t *testing.T, args, benchArgs []string) (after, bench map[
 	for _, c := range rep.Clients {
 		after[c.Client] = c.After
 	}
-	out, errOut, code = run(t, append([]string{"bench", "--quiet", "--no-verbatim", "--format", "json", "--catalog", path}, benchArgs...)...)
+	out, errOut, code = run(t, append([]string{"bench", "--quiet", "--format", "json", "--catalog", path}, benchArgs...)...)
 	require.Equal(t, 0, code, errOut)
 	edited, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -56,6 +56,9 @@ its standard input, the call as JSON on its standard output).`,
 }
 
 func runWrite(cmd *cobra.Command, opts *writeOptions) error {
+	if err := opts.wf.check(opts.writer); err != nil {
+		return err
+	}
 	w, done, err := opts.wf.writerFromFlags(opts.writer, opts.global, opts.io.ErrOut)
 	if err != nil {
 		return err

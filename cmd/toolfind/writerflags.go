@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,8 +56,34 @@ func addWriterFlags(f *pflag.FlagSet) *writerFlags {
 	return o
 }
 
-// check rejects flags that do not go with the writer.
-func (o *writerFlags) check(name string) error {
+// writerHelp is the usage of --writer in bench, check and suggest.
+const writerHelp = "who writes each client's search call from the prompt: heuristic (a prediction of the model's call), verbatim (the prompt itself: a baseline), model or command; a comma-separated list gives one row per writer and client (heuristic,verbatim)"
+
+// writerNames reads --writer: one writer name or a comma-separated list,
+// each named once.
+func writerNames(spec string) ([]string, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, n := range strings.Split(spec, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if seen[n] {
+			return nil, usageError("--writer %q: %s is named twice", spec, n)
+		}
+		seen[n] = true
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return nil, usageError("--writer %q: name a writer: heuristic, verbatim, model or command", spec)
+	}
+	return names, nil
+}
+
+// check rejects flags that do not go with the writers.
+func (o *writerFlags) check(names ...string) error {
+	has := func(n string) bool { return slices.Contains(names, n) }
 	modelOnly := []string{"model-api", "model-url", "model", "model-program", "temperature", "cache", "no-cache"}
 	both := []string{"model-concurrency", "samples", "surface-file"}
 	cmdOnly := []string{"writer-command", "command-timeout"}
@@ -65,9 +92,9 @@ func (o *writerFlags) check(name string) error {
 		want  string
 		ok    bool
 	}{
-		{modelOnly, "model", name == "model"},
-		{cmdOnly, "command", name == "command"},
-		{both, "model or --writer command", name == "model" || name == "command"},
+		{modelOnly, "model", has("model")},
+		{cmdOnly, "command", has("command")},
+		{both, "model or --writer command", has("model") || has("command")},
 	} {
 		if g.ok {
 			continue
@@ -90,10 +117,9 @@ func (o *writerFlags) check(name string) error {
 // writerFromFlags returns the writer --writer names: a built-in
 // (writer.ByName), model or command. done ends it: it closes the model's
 // cache and prints the model's totals on standard error (unless --quiet).
+// The caller has checked the flags against every writer of the run
+// (check).
 func (o *writerFlags) writerFromFlags(name string, g *globalOptions, errOut io.Writer) (w writer.Writer, done func(), err error) {
-	if err := o.check(name); err != nil {
-		return nil, nil, err
-	}
 	switch name {
 	case "model":
 		return o.modelWriter(g, errOut)
@@ -244,4 +270,24 @@ func writerWorkers(w writer.Writer, workers int) int {
 		return max(runtime.GOMAXPROCS(0), c.Concurrency())
 	}
 	return workers
+}
+
+// checkQueryOnly refuses a client option of how a query text is searched
+// (search.Option.QueryOnly, such as --codex-script) in a run where no
+// client searches a query text: every call is written (by says by whom,
+// "by the heuristic writer"), so the option would do nothing. queryText
+// says whether some row's search is the query text (--writer verbatim).
+func (g *globalOptions) checkQueryOnly(queryText bool, by string) error {
+	if queryText {
+		return nil
+	}
+	for _, p := range clientProfiles() {
+		for _, o := range p.Options {
+			if flag := clientFlag(p.ID.Name, o); o.QueryOnly && g.flags.Changed(flag) {
+				return usageError("--%s sets how %s searches the query text, but here every call is written %s, so it would change nothing; to run it, add --writer verbatim (the query text is the search)",
+					flag, p.ID.Name, by)
+			}
+		}
+	}
+	return nil
 }

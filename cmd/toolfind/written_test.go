@@ -139,8 +139,8 @@ func TestWriteThenBenchWritten(t *testing.T) {
 	for _, c := range rep.Clients {
 		rows = append(rows, c.Client+"="+c.Writer)
 	}
-	// Without --client, the clients of the file; verbatim rows beside.
-	if got := strings.Join(rows, " "); got != "claude@2.1.332=heuristic claude@2.1.332 (verbatim)=verbatim codex@0.171.0=heuristic codex@0.171.0 (verbatim)=verbatim grok@1.0.0=heuristic grok@1.0.0 (verbatim)=verbatim" {
+	// Without --client, the clients of the file; no verbatim rows unasked.
+	if got := strings.Join(rows, " "); got != "claude@2.1.332=heuristic codex@0.171.0=heuristic grok@1.0.0=heuristic" {
 		t.Errorf("rows: %s", got)
 	}
 	for _, o := range rep.Outcomes {
@@ -148,8 +148,8 @@ func TestWriteThenBenchWritten(t *testing.T) {
 			t.Errorf("%s: %d calls in JSON", o.Client, len(o.Calls))
 		}
 	}
-	table, _, _ := run(t, "bench", "--written", w, "--no-verbatim")
-	if !strings.Contains(table, "calls written by: claude@2.1.332: heuristic; codex@0.171.0: heuristic; grok@1.0.0: heuristic") {
+	table, _, _ := run(t, "bench", "--written", w)
+	if !strings.Contains(table, "\nwriter: heuristic (a prediction of the model's call)\n") {
 		t.Errorf("table lacks the writer note:\n%s", table)
 	}
 }
@@ -158,7 +158,7 @@ func TestBenchWrittenNoCall(t *testing.T) {
 	w := writeFile(t, "w.jsonl", `{"id": 1, "prompt": "find the invoice", "client": "claude", "call": null, "expect": ["billing/invoice_lookup"]}
 {"id": 2, "prompt": "weather alerts", "client": "claude", "call": {"query": "select:mcp__weather__get_alerts"}, "expect": ["weather/get_alerts"]}
 `)
-	out, errOut, code := run(t, "bench", "--written", w, "--no-verbatim", "--format", "json")
+	out, errOut, code := run(t, "bench", "--written", w, "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

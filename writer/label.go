@@ -1,0 +1,82 @@
+package writer
+
+import (
+	"strings"
+
+	"github.com/toolfind/toolfind/search"
+)
+
+// Default is the writer every command that scores prompts uses unless the
+// user names another: the heuristic writer, a prediction of the call each
+// client's model makes (design.md, "CLI contract"). The prompt verbatim is
+// a baseline, used only when asked for.
+const Default = "heuristic"
+
+// Label is what reports say about the writer of one client's calls: the
+// writer's name, then what its calls are, e.g. "heuristic (a prediction of
+// the model's call)". name is a Writer's Name, or the writer names of a
+// written-queries file joined by "+" (Replay.WriterOf: "import",
+// "heuristic+model").
+//
+// It is the one place where a writer's description for a client is made:
+// a measured agreement of the writer's calls with model-written calls, per
+// client, belongs here, so that every report (bench, check, rank, suggest)
+// shows it beside the writer's name.
+func Label(name string, client search.ClientID) string {
+	if name == "" {
+		return ""
+	}
+	parts := strings.Split(name, "+")
+	descs := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if d := describe(p); d != "" {
+			descs = append(descs, d)
+		}
+	}
+	if len(descs) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(descs, "; ") + ")"
+}
+
+// describe says what one writer's calls are ("" for a name toolfind does
+// not know: a written file may name any writer).
+func describe(name string) string {
+	switch name {
+	case "heuristic":
+		return "a prediction of the model's call"
+	case "verbatim":
+		return "the prompt itself as the search: a baseline, not a model's call"
+	case "model":
+		return "calls a model wrote"
+	case "command":
+		return "calls a program wrote"
+	case "import":
+		return "calls real models made, from session logs"
+	}
+	return ""
+}
+
+// LabelLine is the line reports print about the writer of the clients'
+// calls: "writer: " and the label when it is the same for every client,
+// else "writers: " and, per client, "client: label" ("" without a writer
+// or clients).
+func LabelLine(name string, clients []search.ClientID) string {
+	if name == "" || len(clients) == 0 {
+		return ""
+	}
+	labels := make([]string, len(clients))
+	same := true
+	for i, c := range clients {
+		labels[i] = Label(name, c)
+		same = same && labels[i] == labels[0]
+	}
+	if same {
+		return "writer: " + labels[0]
+	}
+	parts := make([]string, len(clients))
+	for i, c := range clients {
+		parts[i] = c.String() + ": " + labels[i]
+	}
+	return "writers: " + strings.Join(parts, "; ")
+}
