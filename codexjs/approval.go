@@ -269,7 +269,7 @@ func settingValue(v string) (string, error) {
 // session is the settings in force, from the rules in order (later ones
 // override earlier ones). Each value keeps the rule text that set it.
 type session struct {
-	policy, policyRule   string
+	policy               string
 	sandbox, sandboxRule string
 	serverMode           map[string][2]string // server → {mode, rule}
 	toolMode             map[corpus.ToolID][2]string
@@ -286,7 +286,7 @@ func sessionOf(rules []search.Rule) session {
 		k := st.key
 		switch {
 		case k[0] == keyApprovalPolicy:
-			s.policy, s.policyRule = st.value, r.Text
+			s.policy = st.value
 		case k[0] == keySandboxMode:
 			s.sandbox, s.sandboxRule = st.value, r.Text
 		case len(k) == 3 && k[2] == keyServerMode:
@@ -345,17 +345,17 @@ func approve(all *AllTools, t *corpus.Tool, column string, rules []search.Rule) 
 	needs, why := needsApproval(mode, ann)
 	switch {
 	case !needs:
-		v.Decision, v.Because = search.Run, prefix+why+", so no approval is needed"
+		v.Decision, v.Because = search.Run, prefix+why+", so Codex runs it without asking"
 	case s.policy != "never":
 		v.Decision, v.Because = search.Ask, prefix+why+", so Codex asks"
 	case s.sandbox == "danger-full-access":
-		v.Decision, v.Because = search.Run, prefix+why+fmt.Sprintf(", but with approval_policy never and sandbox_mode danger-full-access (%s) Codex skips the prompt", s.sandboxRule)
+		v.Decision, v.Because = search.Run, prefix+why+", but under approval_policy never with sandbox_mode danger-full-access Codex skips the prompt and runs it"
 	default:
 		sb := "sandbox_mode " + s.sandbox
 		if s.sandboxRule == "" {
 			sb += " (the default)"
 		}
-		v.Decision, v.Because = search.Deny, prefix+why+fmt.Sprintf(", and with approval_policy never (%s) under %s Codex refuses it instead of asking", s.policyRule, sb)
+		v.Decision, v.Because = search.Deny, prefix+why+", and under approval_policy never with "+sb+" Codex refuses it instead of asking"
 	}
 	return v
 }
@@ -366,9 +366,9 @@ func needsApproval(mode string, ann corpus.Annotations) (bool, string) {
 	isNot := func(h *bool) bool { return h != nil && !*h }
 	switch mode {
 	case ApprovalPrompt:
-		return true, "approval_mode prompt asks for every call"
+		return true, "approval_mode prompt needs approval for every call"
 	case ApprovalApprove:
-		return false, "approval_mode approve never asks"
+		return false, "approval_mode approve needs no approval"
 	case ApprovalWrites:
 		if is(ann.ReadOnlyHint) {
 			return false, "readOnlyHint is true"

@@ -141,7 +141,7 @@ func TestApprovalBecause(t *testing.T) {
 		want     search.Verdict
 	}{
 		{0, ApprovalAuto, nil, search.Verdict{Decision: search.Run, Parallel: true,
-			Because:         "readOnlyHint is true, so no approval is needed",
+			Because:         "readOnlyHint is true, so Codex runs it without asking",
 			ParallelBecause: "readOnlyHint is true: Codex may run it alongside other calls"}},
 		{1, ApprovalAuto, nil, search.Verdict{Decision: search.Ask,
 			Because:         "destructiveHint is missing (counts as true) and openWorldHint is missing (counts as true), so Codex asks",
@@ -150,17 +150,17 @@ func TestApprovalBecause(t *testing.T) {
 			Because:         "destructiveHint is true, so Codex asks",
 			ParallelBecause: "mcp_servers.demo.supports_parallel_tool_calls=true: Codex may run the server's tools alongside other calls"}},
 		{3, ApprovalAuto, nil, search.Verdict{Decision: search.Run,
-			Because:         "destructiveHint and openWorldHint are both false, so no approval is needed",
+			Because:         "destructiveHint and openWorldHint are both false, so Codex runs it without asking",
 			ParallelBecause: "not read-only and the server does not set supports_parallel_tool_calls: Codex runs it alone"}},
 		// approval_policy never (§6.1 "Skipping the prompt"; seed).
 		{2, ApprovalAuto, []string{"approval_policy=never"}, search.Verdict{Decision: search.Deny,
-			Because:         "destructiveHint is true, and with approval_policy never (approval_policy=never) under sandbox_mode read-only (the default) Codex refuses it instead of asking",
+			Because:         "destructiveHint is true, and under approval_policy never with sandbox_mode read-only (the default) Codex refuses it instead of asking",
 			ParallelBecause: "not read-only and the server does not set supports_parallel_tool_calls: Codex runs it alone"}},
 		{2, ApprovalAuto, []string{"approval_policy=never", `sandbox_mode="workspace-write"`}, search.Verdict{Decision: search.Deny,
-			Because:         "destructiveHint is true, and with approval_policy never (approval_policy=never) under sandbox_mode workspace-write Codex refuses it instead of asking",
+			Because:         "destructiveHint is true, and under approval_policy never with sandbox_mode workspace-write Codex refuses it instead of asking",
 			ParallelBecause: "not read-only and the server does not set supports_parallel_tool_calls: Codex runs it alone"}},
 		{2, ApprovalAuto, []string{"approval_policy=never", "sandbox_mode=danger-full-access"}, search.Verdict{Decision: search.Run,
-			Because:         "destructiveHint is true, but with approval_policy never and sandbox_mode danger-full-access (sandbox_mode=danger-full-access) Codex skips the prompt",
+			Because:         "destructiveHint is true, but under approval_policy never with sandbox_mode danger-full-access Codex skips the prompt and runs it",
 			ParallelBecause: "not read-only and the server does not set supports_parallel_tool_calls: Codex runs it alone"}},
 		{2, ApprovalAuto, []string{"sandbox_mode=danger-full-access"}, search.Verdict{Decision: search.Ask,
 			Because:         "destructiveHint is true, so Codex asks",
@@ -168,14 +168,14 @@ func TestApprovalBecause(t *testing.T) {
 		// A tool's own mode overrides its server's, which overrides the column.
 		{1, ApprovalPrompt, []string{"mcp_servers.demo.default_tools_approval_mode=writes", "mcp_servers.demo.tools.unannotated.approval_mode=approve"},
 			search.Verdict{Decision: search.Run,
-				Because:         "mcp_servers.demo.tools.unannotated.approval_mode=approve sets approval_mode approve: approval_mode approve never asks, so no approval is needed",
+				Because:         "mcp_servers.demo.tools.unannotated.approval_mode=approve sets approval_mode approve: approval_mode approve needs no approval, so Codex runs it without asking",
 				ParallelBecause: "not read-only and the server does not set supports_parallel_tool_calls: Codex runs it alone"}},
 		{0, ApprovalPrompt, []string{"mcp_servers.demo.default_tools_approval_mode=writes"}, search.Verdict{Decision: search.Run, Parallel: true,
-			Because:         "mcp_servers.demo.default_tools_approval_mode=writes sets approval_mode writes: readOnlyHint is true, so no approval is needed",
+			Because:         "mcp_servers.demo.default_tools_approval_mode=writes sets approval_mode writes: readOnlyHint is true, so Codex runs it without asking",
 			ParallelBecause: "readOnlyHint is true: Codex may run it alongside other calls"}},
 		// approve never asks, even under approval_policy never.
 		{2, ApprovalApprove, []string{"approval_policy=never"}, search.Verdict{Decision: search.Run,
-			Because:         "approval_mode approve never asks, so no approval is needed",
+			Because:         "approval_mode approve needs no approval, so Codex runs it without asking",
 			ParallelBecause: "not read-only and the server does not set supports_parallel_tool_calls: Codex runs it alone"}},
 		// Later settings override earlier ones.
 		{2, ApprovalAuto, []string{"approval_policy=never", "approval_policy=on-request"}, search.Verdict{Decision: search.Ask,
@@ -314,6 +314,6 @@ func ExampleCodeMode_Approve() {
 		fmt.Printf("%s: %s, parallel %v: %s\n", tool.Name, v.Decision, v.Parallel, v.Because)
 	}
 	// Output:
-	// read_only: run, parallel true: readOnlyHint is true, so no approval is needed
+	// read_only: run, parallel true: readOnlyHint is true, so Codex runs it without asking
 	// unannotated: ask, parallel false: destructiveHint is missing (counts as true) and openWorldHint is missing (counts as true), so Codex asks
 }

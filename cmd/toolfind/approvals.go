@@ -1,0 +1,104 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/toolfind/toolfind/approval"
+	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/search"
+)
+
+func init() { commands = append(commands, command{"approvals", newApprovalsCmd}) }
+
+// approvalsOptions are the flags of `toolfind approvals`.
+type approvalsOptions struct {
+	io          *IOStreams
+	global      *globalOptions
+	allow, deny []string
+	tools       []string
+	format      string
+}
+
+func newApprovalsCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
+	opts := &approvalsOptions{io: ios, global: g}
+	cmd := &cobra.Command{
+		Use:   "approvals [--allow RULE]... [--deny RULE]...",
+		Short: "Per client and permission mode: does each tool run, ask or get refused, and may it run in parallel",
+		Long: `Approvals says, for each tool, each selected client and each of its permission modes,
+whether the client runs a call of the tool without asking (run), asks the user first (ask) or
+refuses it (deny); whether the call may run at the same time as other calls; and which
+annotation, _meta key, mode or rule decided.
+
+Rules are written in each client's own syntax and go to the clients that read it; prefix one
+with a client name (claude:RULE, codex:RULE) to give it to that client only:
+  Claude Code   permission rules: mcp__SERVER, mcp__SERVER__*, mcp__SERVER__TOOL (--allow, --deny)
+  Codex         settings as codex -c takes them (--allow only): approval_policy=never,
+                sandbox_mode=danger-full-access, mcp_servers.SERVER.default_tools_approval_mode=writes,
+                mcp_servers.SERVER.tools.TOOL.approval_mode=approve,
+                mcp_servers.SERVER.supports_parallel_tool_calls=true
+Other clients list their syntax in the error for a rule no selected client reads.
+
+Clients and modes whose decisions toolfind cannot reproduce (Claude Code's auto classifier,
+Grok Build, OpenCode) are listed as not simulated.`,
+		Example: `  toolfind approvals --catalog my-server.json
+  toolfind approvals --catalog my-server.json --allow 'mcp__demo__*' --format json
+  toolfind approvals --client codex --allow approval_policy=never --allow sandbox_mode=danger-full-access
+  toolfind approvals --catalog my-server.json --format markdown > approvals.md`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runApprovals(cmd, opts) },
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.allow, "allow", nil, "allow `RULE` in a client's own syntax (see above); repeatable")
+	f.StringArrayVar(&opts.deny, "deny", nil, "deny `RULE` in a client's own syntax; repeatable")
+	f.StringArrayVar(&opts.tools, "tool", nil, "tool to decide (server/tool, server__tool, mcp__server__tool or a unique name); repeatable; default: all")
+	f.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
+	return cmd
+}
+
+func runApprovals(cmd *cobra.Command, opts *approvalsOptions) error {
+	switch opts.format {
+	case "text", "json", "markdown":
+	default:
+		return usageError("--format %q: want text, json or markdown", opts.format)
+	}
+	cat, err := opts.global.loadCatalog(cmd.Context())
+	if err != nil {
+		return err
+	}
+	var tools []*corpus.Tool
+	if len(opts.tools) > 0 {
+		ids, err := selectTools(cat, opts.tools)
+		if err != nil {
+			return err
+		}
+		byID := map[corpus.ToolID]*corpus.Tool{}
+		for _, t := range cat.UniqueTools() {
+			byID[t.ID()] = t
+		}
+		for _, id := range ids {
+			tools = append(tools, byID[id])
+		}
+	}
+	sims, err := opts.global.simulators(cat)
+	if err != nil {
+		return err
+	}
+	var rules []search.RuleText
+	for _, r := range opts.allow {
+		rules = append(rules, search.RuleText{Kind: search.Allow, Text: r})
+	}
+	for _, r := range opts.deny {
+		rules = append(rules, search.RuleText{Kind: search.DenyRule, Text: r})
+	}
+	rep, err := approval.Run(cat, sims, tools, rules)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	switch opts.format {
+	case "json":
+		return writeJSON(opts.io.Out, rep)
+	case "markdown":
+		return rep.WriteMarkdown(opts.io.Out)
+	}
+	return rep.WriteText(opts.io.Out, outputWidth(opts.io.Out))
+}
