@@ -51,16 +51,11 @@ Grok Build, OpenCode) are listed as not simulated.`,
 	f.StringArrayVar(&opts.allow, "allow", nil, "allow `RULE` in a client's own syntax (see above); repeatable")
 	f.StringArrayVar(&opts.deny, "deny", nil, "deny `RULE` in a client's own syntax; repeatable")
 	f.StringArrayVar(&opts.tools, "tool", nil, "tool to decide (server/tool, server__tool, mcp__server__tool or a unique name); repeatable; default: all")
-	f.StringVar(&opts.format, "format", "text", "output format: text, json or markdown")
+	addFormatFlag(f, &opts.format, "text", "json", "markdown")
 	return cmd
 }
 
 func runApprovals(cmd *cobra.Command, opts *approvalsOptions) error {
-	switch opts.format {
-	case "text", "json", "markdown":
-	default:
-		return usageError("--format %q: want text, json or markdown", opts.format)
-	}
 	cat, err := opts.global.loadCatalog(cmd.Context())
 	if err != nil {
 		return err
@@ -71,10 +66,7 @@ func runApprovals(cmd *cobra.Command, opts *approvalsOptions) error {
 		if err != nil {
 			return err
 		}
-		byID := map[corpus.ToolID]*corpus.Tool{}
-		for _, t := range cat.UniqueTools() {
-			byID[t.ID()] = t
-		}
+		byID := toolsByID(cat)
 		for _, id := range ids {
 			tools = append(tools, byID[id])
 		}
@@ -101,4 +93,27 @@ func runApprovals(cmd *cobra.Command, opts *approvalsOptions) error {
 		return rep.WriteMarkdown(opts.io.Out)
 	}
 	return rep.WriteText(opts.io.Out, outputWidth(opts.io.Out))
+}
+
+// toolsByID maps each tool id to its first definition.
+func toolsByID(cat *corpus.Catalog) map[corpus.ToolID]*corpus.Tool {
+	byID := map[corpus.ToolID]*corpus.Tool{}
+	for _, t := range cat.UniqueTools() {
+		byID[t.ID()] = t
+	}
+	return byID
+}
+
+// defaultApproval is sim's decision on a call of t in its client's default
+// mode with no rules, for `show`; nil when the client's approvals are not
+// simulated or the model is never shown the tool.
+func defaultApproval(sim search.Simulator, t *corpus.Tool, shown bool) *search.Verdict {
+	if t == nil || !shown {
+		return nil
+	}
+	vs := approval.DefaultVerdicts([]search.Simulator{sim}, t)
+	if len(vs) == 0 {
+		return nil
+	}
+	return &vs[0]
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -192,7 +193,7 @@ func TestApprovalsRuleErrors(t *testing.T) {
 		{[]string{"--client", "claude", "--allow", "approval_policy=never"}, `toolfind: --allow "approval_policy=never": no selected client reads this rule: claude@2.1.332 reads Claude Code permission rules for MCP tools: mcp__SERVER, mcp__SERVER__*, mcp__SERVER__TOOL`},
 		{[]string{"--deny", "approval_policy=never"}, `toolfind: --deny "approval_policy=never": codex@0.171.0: Codex has no deny rule for MCP tools; give Codex settings with --allow (with approval_policy=never and a sandbox that is not danger-full-access, Codex refuses the calls that need approval)`},
 		{[]string{"--allow", "codex:mcp__demo__*"}, `toolfind: --allow "codex:mcp__demo__*": codex@0.171.0: "mcp__demo__*" is not KEY=VALUE: not a rule in this client's syntax; it reads Codex settings KEY=VALUE as codex -c takes them: approval_policy, sandbox_mode, mcp_servers.SERVER.default_tools_approval_mode, mcp_servers.SERVER.tools.TOOL.approval_mode, mcp_servers.SERVER.supports_parallel_tool_calls`},
-		{[]string{"--format", "html"}, `toolfind: --format "html": want text, json or markdown`},
+		{[]string{"--format", "html"}, `toolfind: --format "html": want text, json or markdown (see 'toolfind approvals --help')`},
 	} {
 		_, errOut, code := run(t, append([]string{"approvals", "--catalog", approvalsDemo}, tc.args...)...)
 		if code != 2 || strings.TrimSpace(errOut) != tc.want {
@@ -219,5 +220,48 @@ func TestApprovalsRuleRouting(t *testing.T) {
 	codex := cellsOf(rep, "codex@0.171.0", []string{"auto"})
 	if codex["demo/unannotated"] != "deny" || codex["demo/read_only"] != "run" {
 		t.Errorf("codex with approval_policy=never: %v", codex)
+	}
+}
+
+// TestShowNotesApproval: `show` gives, per tool and client, the decision
+// and the parallel verdict in the client's default mode, with no rules.
+func TestShowNotesApproval(t *testing.T) {
+	out, errOut, code := run(t, "show", "--catalog", approvalsDemo, "--client", "claude,codex,grok", "--tool", "demo/read_only", "--tool", "demo/destructive", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Views []struct {
+			Client, Tool string
+			Approval     *approvalRow
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range rep.Views {
+		line := v.Client + " " + v.Tool + ": "
+		if v.Approval == nil {
+			line += "-"
+		} else {
+			line += fmt.Sprintf("%s %s parallel=%v", v.Approval.Mode, v.Approval.Decision, v.Approval.Parallel)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"claude@2.1.332 demo/read_only: default ask parallel=true",
+		"claude@2.1.332 demo/destructive: default ask parallel=false",
+		"codex@0.171.0 demo/read_only: auto run parallel=true",
+		"codex@0.171.0 demo/destructive: auto ask parallel=false",
+		"grok@1.0.0 demo/read_only: -", // not simulated
+		"grok@1.0.0 demo/destructive: -",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	text, _, _ := run(t, "show", "--catalog", approvalsDemo, "--client", "codex", "--tool", "demo/destructive")
+	if !strings.Contains(text, "   approval: ask in auto mode, runs alone: destructiveHint is true, so Codex asks;") {
+		t.Errorf("show text lacks the approval note:\n%s", text)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolfind/toolfind/approval"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/search"
@@ -58,6 +59,9 @@ type showView struct {
 	Text   string        `json:"text,omitempty"`
 	Tokens int           `json:"tokens"`
 	Notes  []string      `json:"notes,omitempty"`
+	// Approval is the client's decision on a call of the tool in its
+	// default permission mode with no rules (see `toolfind approvals`).
+	Approval *search.Verdict `json:"approval,omitempty"`
 }
 
 func runShow(cmd *cobra.Command, opts *showOptions) error {
@@ -83,6 +87,7 @@ func runShow(cmd *cobra.Command, opts *showOptions) error {
 		return err
 	}
 	views := []showView{}
+	tools := toolsByID(cat)
 	for _, sim := range sims {
 		viewer, ok := sim.(search.Viewer)
 		if !ok {
@@ -91,7 +96,8 @@ func runShow(cmd *cobra.Command, opts *showOptions) error {
 		for _, id := range ids {
 			v, shown := viewer.View(id)
 			views = append(views, showView{Client: sim.Client().String(), Tool: id, Shown: shown,
-				Name: v.Name, Text: v.Text, Tokens: v.Tokens, Notes: v.Notes})
+				Name: v.Name, Text: v.Text, Tokens: v.Tokens, Notes: v.Notes,
+				Approval: defaultApproval(sim, tools[id], shown)})
 		}
 	}
 	if opts.format == "json" {
@@ -294,6 +300,14 @@ func writeShowText(w io.Writer, views []showView) error {
 		fmt.Fprintf(w, "-- %s as %s (%d tokens)\n", esc(string(v.Tool)), esc(v.Name), v.Tokens)
 		for _, n := range v.Notes {
 			fmt.Fprintf(w, "   note: %s\n", esc(n))
+		}
+		if v.Approval != nil {
+			text := approval.Summary(*v.Approval) + "; " + v.Approval.ParallelBecause
+			prefix := "   approval: "
+			for _, l := range wrap(esc(text), outputWidth(w)-len(prefix)) {
+				fmt.Fprintln(w, prefix+l)
+				prefix = strings.Repeat(" ", len(prefix))
+			}
 		}
 		// The text the model reads is a multi-line block: its line breaks
 		// and tabs are layout, every other control is escaped.
