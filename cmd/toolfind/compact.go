@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -36,24 +37,6 @@ func outputWidth(w io.Writer) int {
 		}
 	}
 	return max(width, 60)
-}
-
-// shortenMiddle cuts s to at most n characters by replacing its middle
-// with "…", keeping more of the end (a tool's own name) than of the start
-// (its server): "github/add_pull_request_review_comment" at 24 is
-// "github/a…_review_comment" (9 characters before the "…", 14 after).
-func shortenMiddle(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n || n < 1 {
-		return s
-	}
-	if n == 1 {
-		return "…"
-	}
-	r := []rune(s)
-	keep := n - 1
-	head := keep * 2 / 5
-	tail := keep - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
 // splitAfterDash splits a client name for a narrow column header:
@@ -220,7 +203,7 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	// Too many clients for the width: the tool column keeps 16 and lines
 	// run over; the per-client view (--by-client) is the way out.
 
-	fmt.Fprintf(w, "%s — %s, %s\n", esc(shortenMiddle(strconv.Quote(query), width-30)), count(len(order)+more, "tool", "tools")+" shown by at least one client", "ranks per client")
+	fmt.Fprintf(w, "%s — %s, %s\n", esc(textfit.ShortenMiddle(strconv.Quote(query), width-30)), count(len(order)+more, "tool", "tools")+" shown by at least one client", "ranks per client")
 	// With --prompt, each client's model wrote its own call: show it whole
 	// before the ranks it produced, folded at the width (continuation
 	// lines indented; the call is the lines joined without separators).
@@ -255,7 +238,7 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	}
 	line("TOOL", func(j int) string { return cols[j].version })
 	for i, rw := range order {
-		line(shortenMiddle(esc(string(rw.id)), toolW), func(j int) string { return cells[i][j] })
+		line(textfit.ShortenMiddle(esc(string(rw.id)), toolW), func(j int) string { return cells[i][j] })
 	}
 	if len(order) == 0 {
 		fmt.Fprintln(w, "(no client shows any tool for this query)")

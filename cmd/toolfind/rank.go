@@ -289,7 +289,7 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 					// RANK, SCORE and P(SHOWN) take about 30 columns;
 					// the two names share the rest.
 					n := max((opts.width-30)/2, 16)
-					tool, name = shortenMiddle(tool, n), shortenMiddle(name, n)
+					tool, name = textfit.ShortenMiddle(tool, n), textfit.ShortenMiddle(name, n)
 				}
 				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", rankText(h), score, formatP(h.PWithinLimit), tool, name)
 			}

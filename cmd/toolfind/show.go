@@ -12,6 +12,7 @@ import (
 	"github.com/toolfind/toolfind/approval"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -226,7 +227,7 @@ func writeShowSummary(w io.Writer, cat *corpus.Catalog, views []showView, why ma
 		if t := cat.Tool(id); t != nil && t.HasDescription {
 			desc = strconv.Itoa(utf8.RuneCountInString(t.Description))
 		}
-		line(shortenMiddle(esc(string(id)), toolW), desc, func(j int) string { return cells[i][j] })
+		line(textfit.ShortenMiddle(esc(string(id)), toolW), desc, func(j int) string { return cells[i][j] })
 	}
 	fmt.Fprintln(w)
 	say := func(s string) {

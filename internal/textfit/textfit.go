@@ -53,3 +53,21 @@ func Thousands(n int) string {
 	}
 	return s
 }
+
+// ShortenMiddle cuts s to at most n characters by replacing its middle
+// with "…", keeping more of the end (a tool's own name) than of the start
+// (its server): "github/add_pull_request_review_comment" at 24 is
+// "github/ad…review_comment" (9 characters before the "…", 14 after).
+func ShortenMiddle(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n || n < 1 {
+		return s
+	}
+	if n == 1 {
+		return "…"
+	}
+	r := []rune(s)
+	keep := n - 1
+	head := keep * 2 / 5
+	tail := keep - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}

@@ -42,3 +42,23 @@ func TestThousands(t *testing.T) {
 		assert.Equal(t, want, Thousands(n), "Thousands(%d)", n)
 	}
 }
+
+func TestShortenMiddle(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"github/create_issue", 30, "github/create_issue"}, // fits: unchanged
+		// 24: 23 kept, 23*2/5 = 9 before the "…", 14 after.
+		{"github/add_pull_request_review_comment", 24, "github/ad…review_comment"},
+		// 10: 9 kept, 3 before, 6 after.
+		{"abcdefghijklmnop", 10, "abc…klmnop"},
+		{"naïve_tööl_name", 8, "na…_name"}, // characters, not bytes
+		{"abc", 1, "…"},
+		{"abc", 0, "abc"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, ShortenMiddle(tt.in, tt.n), "ShortenMiddle(%q, %d)", tt.in, tt.n)
+	}
+}
