@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
@@ -421,67 +420,68 @@ func missTextMax(o *Outcome, max int) string {
 // WriteTable writes aligned text tables for a terminal: the per-client
 // metrics, the breakdowns, the per-tool view, then up to ten misses per
 // client row.
-func (r *Report) WriteTable(w io.Writer) error {
+func (r *Report) WriteTable(w io.Writer) error { return r.WriteText(w, TextWidth) }
+
+// WriteText is WriteTable fitted to width columns (a terminal's): prose
+// is wrapped, long names are shortened in the middle, and a table too wide
+// for the width is split into blocks of columns (textfit.Table).
+func (r *Report) WriteText(w io.Writer, width int) error {
+	width = max(width, 40)
 	// Every field from a catalog, a query file or a simulator goes through
 	// esc (package internal/safetext): nothing reaches the terminal as a
 	// control character. Queries are quoted (%q) and then escaped: %q
 	// leaves printable invisible runes (variation selectors, Hangul
 	// fillers) alone.
-	for _, l := range textfit.Wrap(esc(r.title()), TextWidth) {
+	for _, l := range textfit.Wrap(esc(r.title()), width) {
 		fmt.Fprintln(w, l)
 	}
 	if n := r.notScored(); n != "" {
-		fmt.Fprintln(w, n)
+		writeLines(w, textfit.Wrap(n, width))
 	}
 	if ws := r.writerNote(); ws != "" {
-		for _, l := range textfit.Wrap(esc(ws), TextWidth) {
+		for _, l := range textfit.Wrap(esc(ws), width) {
 			fmt.Fprintln(w, l)
 		}
 	}
 	fmt.Fprintln(w)
-	r.writeMetricsText(w)
+	r.writeMetricsText(w, width)
 	if r.hasBand() {
-		for _, l := range textfit.Wrap(bandNote, TextWidth) {
+		for _, l := range textfit.Wrap(bandNote, width) {
 			fmt.Fprintln(w, l)
 		}
 	}
 	for _, c := range r.Clients {
 		if e := c.ErrorSummary(); e != "" {
-			fmt.Fprintf(w, "warning: %s\n", esc(e))
+			writeLines(w, textfit.Wrap("warning: "+esc(e), width))
 		}
 	}
 	for _, b := range r.By {
 		fmt.Fprintf(w, "\nBy %s:\n", esc(b.Key))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  "+esc(strings.ToUpper(b.Key))+"\tCLIENT\tQUERIES\tFOUND@1\tFOUND@LIMIT\tMRR\tNOT FOUND")
+		t := textfit.Table{Head: []string{esc(strings.ToUpper(b.Key)), "CLIENT", "QUERIES", "FOUND\n@1", "FOUND\n@LIMIT", "MRR", "NOT\nFOUND"},
+			Right: []bool{false, false, true, true, true, true, true}, Keys: 2, Shrink: 0, Indent: "  "}
 		for _, g := range b.Groups {
 			for _, c := range g.Clients {
-				fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%d\n", esc(groupValue(g.Value)), esc(c.Client), c.Queries,
-					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), c.NotFound)
+				t.Rows = append(t.Rows, []string{esc(groupValue(g.Value)), esc(c.Client), strconv.Itoa(c.Queries),
+					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), strconv.Itoa(c.NotFound)})
 			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		writeLines(w, t.Lines(width))
 	}
 	if r.PerTool != nil {
 		fmt.Fprintf(w, "\nPer tool (queries that show it, of those expecting it):\n")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		head := []string{"  TOOL", "QUERIES"}
+		t := textfit.Table{Head: []string{"TOOL", "QUERIES"}, Right: []bool{false, true}, Keys: 2, Shrink: 0, Indent: "  "}
 		for _, c := range r.Clients {
-			head = append(head, esc(c.Client))
+			t.Head = append(t.Head, clientHead(esc(c.Client)))
+			t.Right = append(t.Right, true)
 		}
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, t := range r.PerTool {
-			row := []string{"  " + esc(string(t.Tool)), strconv.Itoa(t.Queries)}
-			for _, c := range t.Clients {
-				row = append(row, toolCell(c, t.Queries))
+		for _, tl := range r.PerTool {
+			row := []string{esc(string(tl.Tool)), strconv.Itoa(tl.Queries)}
+			for _, c := range tl.Clients {
+				row = append(row, toolCell(c, tl.Queries))
 			}
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
+			t.Rows = append(t.Rows, row)
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		writeLines(w, t.Lines(width))
 	}
 	miss := r.misses()
 	compared := 0
@@ -504,7 +504,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			if utf8.RuneCountInString(q) > 60 {
 				q = string([]rune(q)[:58]) + "…\""
 			}
-			for k, l := range textfit.Wrap(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missTextMax(o, maxShownInstead)), TextWidth-4) {
+			for k, l := range textfit.Wrap(q+" → "+esc(joinIDs(o.Expect))+": "+esc(missTextMax(o, maxShownInstead)), width-4) {
 				if k == 0 {
 					fmt.Fprintf(w, "  %s\n", l)
 				} else {
@@ -514,19 +514,37 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	if compared > 0 {
-		fmt.Fprintf(w, "\n(the misses of the %d baseline %s beside the chosen writer are in --format json)\n", compared, plural(compared, "row", "rows"))
+		fmt.Fprintln(w)
+		writeLines(w, textfit.Wrap(fmt.Sprintf("(the misses of the %d baseline %s beside the chosen writer are in --format json)", compared, plural(compared, "row", "rows")), width))
 	}
 	return nil
 }
 
-// TextWidth is the width the table format fits in.
+// writeLines writes each line.
+func writeLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// clientHead is a client's label as a column header of three lines at
+// most: "codex@0.171.0 [any-term]" is "codex", "@0.171.0", "[any-term]".
+func clientHead(label string) string {
+	name, rest, ok := strings.Cut(label, "@")
+	if !ok {
+		return label
+	}
+	return name + "\n@" + strings.Replace(rest, " ", "\n", 1)
+}
+
+// TextWidth is the width the table format fits in by default.
 const TextWidth = 100
 
 // writeMetricsText writes the per-client table of the text format, within
-// TextWidth: a strategy variant's row sits under its client's, indented
+// width: a strategy variant's row sits under its client's, indented
 // and named by its strategy; the headers take two lines so the columns
 // stay as narrow as their numbers.
-func (r *Report) writeMetricsText(w io.Writer) {
+func (r *Report) writeMetricsText(w io.Writer, width int) {
 	type col struct {
 		top, bottom string
 		cell        func(c ClientMetrics) string
@@ -555,7 +573,6 @@ func (r *Report) writeMetricsText(w io.Writer) {
 		cols = append(cols, col{"", "ERRORS", func(c ClientMetrics) string { return strconv.Itoa(c.Errors) }})
 	}
 	labels := make([]string, len(r.Clients))
-	labelW := len("CLIENT")
 	for i, c := range r.Clients {
 		labels[i] = esc(c.Client)
 		if c.Variant {
@@ -564,35 +581,20 @@ func (r *Report) writeMetricsText(w io.Writer) {
 				labels[i] = "  " + esc(c.Client[open+2:len(c.Client)-1])
 			}
 		}
-		labelW = max(labelW, utf8.RuneCountInString(labels[i]))
 	}
-	cells := make([][]string, len(r.Clients))
-	widths := make([]int, len(cols))
-	for j, cl := range cols {
-		widths[j] = max(len(cl.top), len(cl.bottom))
+	t := textfit.Table{Head: []string{"CLIENT"}, Right: []bool{false}, Keys: 1, Shrink: 0}
+	for _, cl := range cols {
+		t.Head = append(t.Head, cl.top+"\n"+cl.bottom)
+		t.Right = append(t.Right, true)
 	}
 	for i, c := range r.Clients {
-		for j, cl := range cols {
-			v := cl.cell(c)
-			cells[i] = append(cells[i], v)
-			widths[j] = max(widths[j], utf8.RuneCountInString(v))
+		row := []string{labels[i]}
+		for _, cl := range cols {
+			row = append(row, cl.cell(c))
 		}
+		t.Rows = append(t.Rows, row)
 	}
-	line := func(label string, each func(j int) string) {
-		var b strings.Builder
-		b.WriteString(label + strings.Repeat(" ", labelW-utf8.RuneCountInString(label)))
-		for j := range cols {
-			v := each(j)
-			b.WriteString(strings.Repeat(" ", 2+widths[j]-utf8.RuneCountInString(v)))
-			b.WriteString(v)
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-	line("", func(j int) string { return cols[j].top })
-	line("CLIENT", func(j int) string { return cols[j].bottom })
-	for i := range r.Clients {
-		line(labels[i], func(j int) string { return cells[i][j] })
-	}
+	writeLines(w, t.Lines(width))
 }
 
 func groupValue(v string) string {

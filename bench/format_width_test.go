@@ -3,6 +3,7 @@ package bench
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
 
@@ -84,4 +85,34 @@ func TestMissTextBoundsShownInstead(t *testing.T) {
 	// Ranked but beyond the limit: "outranked by", same bound (rank 9, limit 5).
 	o.Rank, o.RankWorst, o.Limit, o.OutrankedBy = 9, 9, 5, ids("s/a", "s/b", "s/c", "s/d", "s/e", "s/f")
 	assert.Equal(t, "rank 9, beyond limit 5; outranked by s/a, s/b, s/c, s/d, s/e and 1 more", missTextMax(o, maxShownInstead))
+}
+
+// TestWriteTextFitsWidth: WriteText fits the width it is given: the
+// writer line is wrapped and the per-tool table, twelve client columns of
+// 8 to 17 characters, is split into blocks that each repeat the tool.
+func TestWriteTextFitsWidth(t *testing.T) {
+	r := &Report{QueryCount: 1, Clients: []ClientMetrics{}}
+	var tools []ToolClient
+	for _, c := range []string{"claude@2.1.332", "grok@1.0.0", "codex@0.171.0", "codex-search@0.171.0", "opencode@1.18.33", "opencode-codemode@1.18.33"} {
+		for _, w := range []string{"heuristic", "verbatim"} {
+			label := c
+			if w == "verbatim" {
+				label += " (verbatim)"
+			}
+			r.Clients = append(r.Clients, ClientMetrics{Client: label, Writer: w, Queries: 1, Limit: 5})
+			tools = append(tools, ToolClient{Client: label, Found: 1, FoundBest: 1, FoundWorst: 1})
+		}
+	}
+	r.PerTool = []ToolMetrics{{Tool: "github/add_pull_request_review_comment_to_pending_review", Queries: 1, Clients: tools}}
+	for _, width := range []int{100, 60} {
+		var b strings.Builder
+		assert.NoError(t, r.WriteText(&b, width))
+		for _, l := range strings.Split(b.String(), "\n") {
+			assert.LessOrEqual(t, utf8.RuneCountInString(l), width, "width %d: %q", width, l)
+		}
+		// Every block names the tool, shortened in the middle.
+		blocks := strings.Count(b.String(), "\n  TOOL ")
+		assert.Equal(t, strings.Count(b.String(), "\n  github/"), blocks)
+		assert.Greater(t, blocks, 1)
+	}
 }

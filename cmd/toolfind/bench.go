@@ -277,7 +277,13 @@ func (o *benchOptions) write(rep *bench.Report) error {
 	if o.outFile != nil {
 		w = o.outFile
 	}
-	if err := rep.Write(w, bench.Format(o.format)); err != nil {
+	var err error
+	if o.format == string(bench.Table) && o.outFile == nil {
+		err = rep.WriteText(w, outputWidth(o.io.Out)) // fits the terminal
+	} else {
+		err = rep.Write(w, bench.Format(o.format))
+	}
+	if err != nil {
 		if o.outFile != nil {
 			return badInput(fmt.Errorf("--out %v", err))
 		}

@@ -62,3 +62,45 @@ func TestShortenMiddle(t *testing.T) {
 		assert.Equal(t, tt.want, ShortenMiddle(tt.in, tt.n), "ShortenMiddle(%q, %d)", tt.in, tt.n)
 	}
 }
+
+func TestTable(t *testing.T) {
+	tab := Table{
+		Head:  []string{"TOOL", "N", "claude\n@2.1.332", "grok\n@1.0.0", "codex\n@0.171.0\n[name]"},
+		Right: []bool{false, true, true, true, true},
+		Keys:  2, Shrink: 0, Indent: "  ",
+		Rows: [][]string{
+			{"github/add_pull_request_review_comment", "10", "10/10", "7/10", "2.5/10 (2-3)"},
+			{"github/get_me", "1", "1/1", "1/1", "0/1"},
+		},
+	}
+	// Wide enough: one block; the key column is 38 wide (the long name),
+	// headers aligned at the bottom, numbers right.
+	assert.Equal(t, []string{
+		"                                                                       codex",
+		"                                                claude    grok      @0.171.0",
+		"  TOOL                                     N  @2.1.332  @1.0.0        [name]",
+		"  github/add_pull_request_review_comment  10     10/10    7/10  2.5/10 (2-3)",
+		"  github/get_me                            1       1/1     1/1           0/1",
+	}, tab.Lines(80))
+	// 40 columns: 2 + 38 + 2 + 2 for the keys, plus 2 + 12 for the widest
+	// value, is 58: 18 over, so the name shrinks to 38 - 18 = 20 (19 kept:
+	// 7 before the "…", 12 after). Keys 2 + 20 + 2 + 2 = 26; claude's 2 + 8
+	// make 36; grok's 2 + 6 would make 44 > 40: a block each.
+	assert.Equal(t, []string{
+		"                              claude",
+		"  TOOL                   N  @2.1.332",
+		"  github/…view_comment  10     10/10",
+		"  github/get_me          1       1/1",
+		"",
+		"                              grok",
+		"  TOOL                   N  @1.0.0",
+		"  github/…view_comment  10    7/10",
+		"  github/get_me          1     1/1",
+		"",
+		"                                   codex",
+		"                                @0.171.0",
+		"  TOOL                   N        [name]",
+		"  github/…view_comment  10  2.5/10 (2-3)",
+		"  github/get_me          1           0/1",
+	}, tab.Lines(40))
+}
