@@ -6,5 +6,5 @@ import (
 )
 
 // The tests run the code-mode clients' scripts in goja in this process
-// (the toolfind command runs them in a toolfind-js child).
+// (the toolfind command runs them in a child process of its own).
 func init() { jsbox.SetEngine(gojabox.New()) }

@@ -103,8 +103,8 @@
 // The exec input may start with a "// @exec: {json}" pragma
 // (yield_time_ms, max_output_tokens); a bad one is rejected with Codex's
 // message as the whole output. The code runs in goja (the process's
-// engine of package jsbox: jsbox/gojabox in this process, or a toolfind-js
-// child through jsbox/remote, which print the same bytes; with no engine
+// engine of package jsbox: jsbox/gojabox in this process, or a child
+// process through jsbox/remote, which print the same bytes; with no engine
 // set, a run that needs JavaScript fails with jsbox.ErrNoEngine) as the
 // body of an
 // async function (top-level await works) in strict mode, with the globals

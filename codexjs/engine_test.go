@@ -6,5 +6,5 @@ import (
 )
 
 // The tests run scripts in goja in this process (the toolfind command
-// runs them in a toolfind-js child: package jsbox/remote).
+// runs them in a child process of its own: package jsbox/remote).
 func init() { jsbox.SetEngine(gojabox.New()) }

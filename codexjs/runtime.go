@@ -11,7 +11,7 @@ import (
 )
 
 // The exec runtime (§1.7) runs in the process's JavaScript engine
-// (package jsbox; goja, in this process or in a toolfind-js child): what
+// (package jsbox; goja, in this process or in a child process): what
 // stays here is the exec input's pragma and the output's shape.
 
 // defaultYieldMs is DEFAULT_EXEC_YIELD_TIME_MS (§1.1): a script still

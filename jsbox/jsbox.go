@@ -9,13 +9,14 @@
 // implement it:
 //
 //   - package jsbox/gojabox runs the scripts in this process, in goja (a
-//     JavaScript interpreter in Go); the toolfind-js program and the
+//     JavaScript interpreter in Go); toolfind's JavaScript child and the
 //     tests use it, and so can any Go program (SetEngine(gojabox.New())).
-//   - package jsbox/remote runs them in a toolfind-js child process
-//     (cmd/toolfind-js, which links gojabox) over JSON lines: the
-//     toolfind command uses it and starts the child only when a run needs
-//     JavaScript, so that goja's package initialisation is not paid by
-//     every toolfind start.
+//   - package jsbox/remote runs them in a child process that serves
+//     gojabox over JSON lines: the toolfind command uses it (the child is
+//     toolfind itself, started when a run first needs JavaScript), so
+//     that a model-written script that runs away (one native step goja
+//     cannot interrupt, memory faster than its sampling) ends the child,
+//     not toolfind.
 //
 // Both print the same bytes: everything a run depends on (the tools, the
 // limits, the script, the query) crosses to the engine, and every limit

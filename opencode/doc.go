@@ -144,7 +144,7 @@
 // CodeMode.Replay runs a model's execute call. One that is exactly one
 // search call as the writers write it runs natively; any other code runs
 // in the process's JavaScript engine (package jsbox: goja, in this
-// process or in a toolfind-js child), as the body of an async function
+// process or in a child process), as the body of an async function
 // whose search() calls come back to this package's search; its returned
 // value is the output (strings as they are, others as JSON.stringify(v,
 // null, 2)), cut by Truncate. Found: the tools it called, in call order,

@@ -11,6 +11,9 @@ import (
 )
 
 func main() {
+	if code, ok := runChild(); ok {
+		os.Exit(code)
+	}
 	tuneGC()
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -56,7 +56,7 @@ func readLines(t *testing.T, path string) []writer.Line {
 }
 
 // The issue's done-when: against stub servers of both APIs, write sends
-// the real surface (through the toolfind-model program and its SDKs),
+// the real surface (through the SDKs),
 // writes the stub's calls, and a second run sends no request.
 func TestWriteModelStubs(t *testing.T) {
 	tests := []struct {
@@ -70,7 +70,6 @@ func TestWriteModelStubs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.api, func(t *testing.T) {
-			useModelProgram(t)
 			t.Setenv(tt.keyVar, stubKey)
 			st := newAPIStub(t, tt.body)
 			dir := t.TempDir()
@@ -123,7 +122,6 @@ func TestWriteModelStubs(t *testing.T) {
 }
 
 func TestWriteModelNoCall(t *testing.T) {
-	useModelProgram(t)
 	t.Setenv("OPENAI_API_KEY", stubKey)
 	st := newAPIStub(t, `{"choices":[{"index":0,"message":{"role":"assistant","content":"I would rather not."}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
 	out := filepath.Join(t.TempDir(), "w.jsonl")
@@ -214,8 +212,6 @@ func TestWriterFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"write", "--writer", "heuristic", "--model", "m"}, "--model goes with --writer model"},
-		{[]string{"bench", "--writer", "verbatim", "--model-program", "x"}, "--model-program goes with --writer model"},
-		{[]string{"write", "--writer", "model", "--model", "m", "--model-url", "http://x", "--model-program", "/nonexistent/tm"}, "--model-program /nonexistent/tm: no such file"},
 		{[]string{"bench", "--writer", "heuristic", "--samples", "3"}, "--samples goes with --writer model or --writer command"},
 		{[]string{"write", "--writer", "model"}, "--writer model needs --model NAME"},
 		{[]string{"write", "--writer", "model", "--model", "m"}, "--writer model: set OPENAI_API_KEY (or give --model-url"},
@@ -250,7 +246,6 @@ func TestSamples(t *testing.T) {
 // bench --writer model writes in memory, scores beside verbatim, and
 // shares the cache with write.
 func TestBenchWriterModel(t *testing.T) {
-	useModelProgram(t)
 	t.Setenv("OPENAI_API_KEY", stubKey)
 	st := newAPIStub(t, `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function",
 	  "function":{"name":"ToolSearch","arguments":"{\"query\":\"select:mcp__billing__invoice_lookup\"}"}}]}}],"usage":{"prompt_tokens":10,"completion_tokens":2}}`)
@@ -286,4 +281,22 @@ func TestQueriesImportUnknownLine(t *testing.T) {
 	_, errOut, code := run(t, "queries", "import", log)
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "1 line of unknown shape skipped (the first: "+strings.ReplaceAll(log, "\x1b", `\x1b`)+":2)")
+}
+
+// A run the cache answers sends no request: the model is asked once per
+// prompt, the rerun reads both answers from the cache.
+func TestWriteModelCacheSendsNothing(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", stubKey)
+	q := writeFile(t, "q.jsonl", twoPrompts)
+	stub := newAPIStub(t, `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function",
+	  "function":{"name":"ToolSearch","arguments":"{\"query\":\"invoice\"}"}}]}}],"usage":{"prompt_tokens":10,"completion_tokens":2}}`)
+	cache := filepath.Join(t.TempDir(), "c.jsonl")
+	cached := []string{"write", "--writer", "model", "--model-url", stub.srv.URL, "--model", "m", "--client", "claude", "--queries", q, "--cache", cache}
+	_, errOut, code := run(t, cached...)
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, int64(2), stub.n.Load())
+	_, errOut, code = run(t, cached...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "2 answers (2 cached, 0 requests sent)")
+	assert.Equal(t, int64(2), stub.n.Load())
 }

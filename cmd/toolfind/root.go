@@ -112,11 +112,8 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	root.SetErr(errOut)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	// JavaScript runs in a toolfind-js child, started when first needed;
-	// when the program is missing the command stops with that error.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	js := &jsEngine{errOut: errOut, missing: cancel}
+	// JavaScript runs in toolfind's own child, started when first needed.
+	js := &jsEngine{errOut: errOut}
 	var restore func()
 	if inProcessJS != nil {
 		restore = jsbox.SetEngine(inProcessJS)
@@ -126,9 +123,6 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	err := root.ExecuteContext(ctx)
 	restore()
 	js.close()
-	if js.notFound != nil {
-		err = js.notFound
-	}
 	if werr := ow.failed(); werr != nil {
 		if err != nil && exitCode(err) != exitBadInput {
 			fmt.Fprintln(errOut, "toolfind:", safetext.Block(err.Error()))

@@ -20,9 +20,6 @@ type sourceOptions struct {
 	urls    []string
 	headers []string
 	timeout time.Duration
-	// program is --live-program: the toolfind-live that takes the
-	// snapshots (see findLiveProgram).
-	program string
 }
 
 func addSourceFlags(root *cobra.Command, s *sourceOptions) {
@@ -32,7 +29,6 @@ func addSourceFlags(root *cobra.Command, s *sourceOptions) {
 	pf.StringArrayVar(&s.urls, "url", nil, "live MCP server over streamable HTTP: `[NAME=]URL`; repeatable")
 	pf.StringArrayVar(&s.headers, "header", nil, "HTTP header `KEY:VALUE` for every --url server (e.g. 'Authorization: Bearer …'); repeatable")
 	pf.DurationVar(&s.timeout, "timeout", snap.DefaultTimeout, "time limit for each phase of a live server: start and handshake, then tools/list with all its pages")
-	pf.StringVar(&s.program, "live-program", "", "with --server or --url: the toolfind-live `PATH` that talks to the servers (default: $TOOLFIND_LIVE_PROGRAM, else toolfind-live beside toolfind, else on PATH)")
 }
 
 // live reports whether any live server was named.
@@ -93,17 +89,20 @@ func (s *sourceOptions) snapshots(ctx context.Context) ([]*snap.Snapshot, error)
 	return snaps, nil
 }
 
-// client is the toolfind-live program that talks to the servers (it
-// starts at the first request); not finding it is a usage error.
+// liveChildName names toolfind's live-server child in errors.
+const liveChildName = "toolfind's live-server process"
+
+// client talks to the servers through toolfind's own child (childLive),
+// started at the first request.
 func (s *sourceOptions) client() (*remote.Client, error) {
-	program, err := findLiveProgram(s.program)
+	exe, env, err := childProgram(childLive)
 	if err != nil {
 		return nil, err
 	}
-	return remote.New(remote.Config{Program: program})
+	return remote.New(remote.Config{Program: exe, Name: liveChildName, Env: env})
 }
 
-// options are the live servers' options for toolfind-live.
+// options are the live servers' options for the live-server child.
 func (s *sourceOptions) options() remote.Options {
 	return remote.Options{Timeout: s.timeout, ClientVersion: toolfind.Version}
 }

@@ -32,7 +32,6 @@ type verifyOptions struct {
 	bundle   string
 	format   string
 	keep     bool
-	program  string
 }
 
 func init() {
@@ -48,9 +47,8 @@ func newVerifyCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 call per query, and compares each real answer with toolfind's simulation.
 
 toolfind serves the catalog as stub MCP servers over stdio (byte for byte), points the client
-at a local emulated model API on 127.0.0.1 that makes the search call (served by the
-toolfind-model program, "toolfind-model emulate-api"), and reads the real result from the
-client's next request. Each run gets a throwaway HOME and config folder;
+at a local emulated model API on 127.0.0.1 that makes the search call, and reads the real
+result from the client's next request. Each run gets a throwaway HOME and config folder;
 nothing of your own configuration is read or changed, and nothing is downloaded.
 
 The client's release (from --binary, or claude on PATH) picks the profile: the newest profile
@@ -71,7 +69,6 @@ Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`
 	f.StringVar(&opts.bundle, "bundle", "", "write a self-contained reproduction (catalog, queries, both results) into this new `DIR`")
 	addFormatFlag(f, &opts.format, "text", "json")
 	f.BoolVar(&opts.keep, "keep", false, "keep each run's throwaway folder (debugging)")
-	f.StringVar(&opts.program, "model-program", "", "the toolfind-model `PATH` that serves the emulated model API (default: $TOOLFIND_MODEL_PROGRAM, else toolfind-model beside toolfind, else on PATH)")
 	return cmd
 }
 
@@ -181,12 +178,7 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 	if err != nil {
 		return fmt.Errorf("finding toolfind's own executable for the stub servers: %w", err)
 	}
-	program, err := verifyHelper.find(opts.program)
-	if err != nil {
-		return err
-	}
-	runner := &claudecode.Runner{Binary: binary, Servers: servers, StubCommand: []string{self, "mcp-stub"},
-		APICommand: []string{program, "emulate-api"}, Keep: opts.keep}
+	runner := &claudecode.Runner{Binary: binary, Servers: servers, StubCommand: []string{self, "mcp-stub"}, Keep: opts.keep}
 	if b, _ := search.Options(copts[prof.ID.Name]).Bool(claude.OptBuiltins, true); !b {
 		if cp, ok := claudeProfile(prof.ID.Version); ok {
 			runner.Args = []string{"--disallowedTools", strings.Join(claude.DeferredBuiltins(cp), ",")}

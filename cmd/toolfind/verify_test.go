@@ -38,13 +38,12 @@ var (
 )
 
 // fakeClaude builds the fake client (verify/claudecode/testdata) once per
-// version, and makes this test binary verify's toolfind-model (TestMain).
+// version.
 func fakeClaude(t *testing.T, version string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the fake client")
 	}
-	t.Setenv("TOOLFIND_MODEL_PROGRAM", os.Args[0])
 	fakeOnce.Do(func() { fakeDir, fakeErr = os.MkdirTemp("", "toolfind-cmd-fakeclaude-") })
 	if fakeErr != nil {
 		t.Fatal(fakeErr)
@@ -163,24 +162,5 @@ func TestVerifyUsage(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, %q; want %q", tt.args, code, errOut, tt.want)
 		}
-	}
-}
-
-// TestVerifyNeedsModelProgram: the emulated model API runs in the
-// toolfind-model program; without it, verify says why it needs it and how
-// to install it.
-func TestVerifyNeedsModelProgram(t *testing.T) {
-	bin := fakeClaude(t, "2.1.332")
-	t.Setenv("TOOLFIND_MODEL_PROGRAM", "")
-	t.Setenv("PATH", t.TempDir())
-	_, errOut, code := run(t, "verify", "--client", "claude", "--binary", bin, "--query", "x")
-	if code != exitBadInput || !strings.Contains(errOut, "toolfind: verify runs the toolfind-model program (it serves the emulated model API that Claude Code talks to), "+
-		"found neither beside toolfind nor on PATH: install it with `go install github.com/toolfind/toolfind/cmd/toolfind-model@latest`") {
-		t.Errorf("exit %d, %q", code, errOut)
-	}
-	missing := filepath.Join(t.TempDir(), "tm")
-	_, errOut, code = run(t, "verify", "--client", "claude", "--binary", bin, "--query", "x", "--model-program", missing)
-	if code != exitBadInput || !strings.Contains(errOut, "--model-program "+missing+": no such file") {
-		t.Errorf("exit %d, %q", code, errOut)
 	}
 }

@@ -15,17 +15,16 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/writer"
 	"github.com/toolfind/toolfind/writer/model"
-	"github.com/toolfind/toolfind/writer/model/remote"
+	"github.com/toolfind/toolfind/writer/model/sdk"
 )
 
 // writerFlags are the flags of the writers that ask a model (package
-// writer/model, through the toolfind-model program: writer/model/remote)
+// writer/model, through the OpenAI and Anthropic SDKs: writer/model/sdk)
 // or a program (writer.Command), shared by write and bench.
 type writerFlags struct {
 	modelAPI       string
 	modelURL       string
 	model          string
-	modelProgram   string
 	concurrency    int
 	temperature    float64
 	samples        int
@@ -44,7 +43,6 @@ func addWriterFlags(f *pflag.FlagSet) *writerFlags {
 	f.StringVar(&o.modelAPI, "model-api", "openai", "with --writer model: the API, openai (Chat Completions: OpenAI, Ollama, vLLM, llama.cpp, LM Studio) or anthropic (Messages); the key is read from OPENAI_API_KEY or ANTHROPIC_API_KEY")
 	f.StringVar(&o.modelURL, "model-url", "", "with --writer model: the API's base `URL` (e.g. http://127.0.0.1:11434/v1); default the vendor's")
 	f.StringVar(&o.model, "model", "", "with --writer model: the model's `NAME`")
-	f.StringVar(&o.modelProgram, "model-program", "", "with --writer model: the toolfind-model `PATH` that asks the model (default: $TOOLFIND_MODEL_PROGRAM, else toolfind-model beside toolfind, else on PATH)")
 	f.IntVar(&o.concurrency, "model-concurrency", 4, "with --writer model or command: requests (or runs) at once")
 	f.Float64Var(&o.temperature, "temperature", 0, "with --writer model: the sampling temperature (default: the API's)")
 	f.IntVar(&o.samples, "samples", 1, "with --writer model or command: ask `N` times per prompt (ids get #1…#N, tag sample) to measure the model's own variance")
@@ -84,7 +82,7 @@ func writerNames(spec string) ([]string, error) {
 // check rejects flags that do not go with the writers.
 func (o *writerFlags) check(names ...string) error {
 	has := func(n string) bool { return slices.Contains(names, n) }
-	modelOnly := []string{"model-api", "model-url", "model", "model-program", "temperature", "cache", "no-cache"}
+	modelOnly := []string{"model-api", "model-url", "model", "temperature", "cache", "no-cache"}
 	both := []string{"model-concurrency", "samples", "surface-file"}
 	cmdOnly := []string{"writer-command", "command-timeout"}
 	for _, g := range []struct {
@@ -158,10 +156,6 @@ func (o *writerFlags) modelWriter(g *globalOptions, errOut io.Writer) (writer.Wr
 	if key == "" && o.modelURL == "" {
 		return nil, nil, usageError("--writer model: set %s (or give --model-url for a local server that needs no key)", model.KeyVar(o.modelAPI))
 	}
-	program, err := findModelProgram(o.modelProgram)
-	if err != nil {
-		return nil, nil, err
-	}
 	texts, err := loadSurfaceTexts(o.surfaceFile)
 	if err != nil {
 		return nil, nil, err
@@ -196,14 +190,7 @@ func (o *writerFlags) modelWriter(g *globalOptions, errOut io.Writer) (writer.Wr
 		defer mu.Unlock()
 		ph.set(int64(s.Calls + s.NoCall))
 	}
-	// The SDKs ask in the toolfind-model program, started at the first
-	// request (a run the cache answers starts none); its standard error
-	// is ours.
-	rb, err := remote.New(remote.Config{Program: program, Model: cfg, Stderr: errOut})
-	var mw *model.Writer
-	if err == nil {
-		mw, err = model.New(cfg, rb)
-	}
+	mw, err := sdk.New(cfg)
 	if err != nil {
 		if cache != nil {
 			cache.Close()
@@ -211,7 +198,6 @@ func (o *writerFlags) modelWriter(g *globalOptions, errOut io.Writer) (writer.Wr
 		return nil, nil, usageError("%v", err)
 	}
 	done := func() {
-		rb.Close()
 		s := mw.Stats()
 		ph.end("")
 		if cache != nil {

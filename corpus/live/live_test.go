@@ -29,6 +29,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 var fixtureBin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) == "1" {
+		os.Exit(serveMain())
+	}
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "toolfind-live-")
 	if err != nil {

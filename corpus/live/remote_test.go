@@ -2,7 +2,6 @@ package live
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,9 +9,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"os/signal"
 	"reflect"
-	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,37 +21,28 @@ import (
 	"github.com/toolfind/toolfind/corpus/live/remote"
 )
 
-// liveProgram is cmd/toolfind-live, built once per test process into a
-// folder of the temporary directory named by this checkout (so a rerun
-// finds it up to date and go build only checks it).
-var liveProgram struct {
-	once sync.Once
-	path string
-	err  error
+// serveEnv makes this test binary serve the protocol with Serve
+// (TestMain), as toolfind's live-server child does.
+const serveEnv = "TOOLFIND_TEST_LIVE_SERVE"
+
+// serveMain is the test binary as the child: Serve on its standard
+// streams, stopped by SIGTERM as toolfind's child is.
+func serveMain() int {
+	signal.Ignore(os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := Serve(ctx, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		return 1
+	}
+	return 0
 }
 
 func remoteClient(t *testing.T) *remote.Client {
 	t.Helper()
-	liveProgram.once.Do(func() {
-		wd, _ := os.Getwd()
-		sum := sha256.Sum256([]byte(wd))
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("toolfind-test-%x", sum[:6]))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			liveProgram.err = err
-			return
-		}
-		p := filepath.Join(dir, "toolfind-live")
-		out, err := exec.Command("go", "build", "-o", p, "../../cmd/toolfind-live").CombinedOutput()
-		if err != nil {
-			liveProgram.err = errors.New(string(out))
-			return
-		}
-		liveProgram.path = p
-	})
-	if liveProgram.err != nil {
-		t.Skipf("cannot build toolfind-live: %v", liveProgram.err)
-	}
-	c, err := remote.New(remote.Config{Program: liveProgram.path})
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	c, err := remote.New(remote.Config{Program: exe, Env: append(os.Environ(), serveEnv+"=1")})
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	return c
@@ -60,7 +50,7 @@ func remoteClient(t *testing.T) *remote.Client {
 
 // TestRemoteSameAsInProcess: every way a fixture server succeeds or fails
 // gives the same snapshot, or the same error — message, phase, type,
-// errors.Is and errors.As answers — through toolfind-live as in process.
+// errors.Is and errors.As answers — through Serve in a child process as in process.
 func TestRemoteSameAsInProcess(t *testing.T) {
 	c := remoteClient(t)
 	o := remote.Options{Timeout: quick.Timeout, ShutdownGrace: quick.ShutdownGrace}
@@ -92,7 +82,7 @@ func TestRemoteSameAsInProcess(t *testing.T) {
 	})
 }
 
-// TestRemoteCall: tools/call through toolfind-live, against the SDK's
+// TestRemoteCall: tools/call through a child, against the SDK's
 // streamable-HTTP server, as in process: the result, and the error of a
 // tool the server does not have.
 func TestRemoteCall(t *testing.T) {
@@ -118,7 +108,7 @@ func TestRemoteCall(t *testing.T) {
 	}
 }
 
-// sameError checks that the error through toolfind-live is the one in
+// sameError checks that the error through the child is the one in
 // process.
 func sameError(t *testing.T, want, got error) {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 	"github.com/toolfind/toolfind/corpus/live/remote"
 )
 
-// Serve is the toolfind-live program's work: it answers a
+// Serve is the work of toolfind's live-server child: it answers a
 // corpus/live/remote.Client on in and out (the protocol of package
 // remote) with TakeAll and Call, until in ends or ctx is done; the
 // servers still running are then stopped and reaped before it returns.

@@ -1,9 +1,10 @@
-// Package pipeprog runs a helper program that answers JSON lines over its
+// Package pipeprog runs a child program that answers JSON lines over its
 // standard input and output, and is that program's loop: toolfind runs
-// toolfind-model (writer/model/remote), toolfind-live
-// (corpus/live/remote) and toolfind-js (jsbox/remote, whose own Serve
-// also routes the answers to a run's questions) this way, so as not to
-// link their SDKs and engines.
+// itself this way as its live-server child (corpus/live/remote), which
+// reaps the servers' process trees even when toolfind is killed, and as
+// its JavaScript child (jsbox/remote, whose own Serve also routes the
+// answers to a run's questions), where a model-written script runs
+// apart from toolfind.
 //
 // The lines have ids: the client's hello is id 0 and is answered first
 // (ready, or a refusal); requests have ids 1, 2, …, several may be in
@@ -40,6 +41,8 @@ type Config[R any] struct {
 	// Program is the executable; Args its arguments (default: serve).
 	Program string
 	Args    []string
+	// Name names the program in errors (default: Program's base name).
+	Name string
 	// Env is its environment (nil: this process's).
 	Env []string
 	// Stderr, when not nil, receives its standard error.
@@ -47,7 +50,8 @@ type Config[R any] struct {
 	// StartTimeout bounds the start and the hello's answer (default
 	// 30 s).
 	StartTimeout time.Duration
-	// Expect names the program it should be, in errors: "toolfind-live".
+	// Expect names the program it should be, in errors: "a toolfind
+	// live-server child".
 	Expect string
 	// Decode reads one line the program wrote: its id and reply.
 	Decode func(line []byte) (id int64, reply R, err error)
@@ -57,7 +61,7 @@ type Config[R any] struct {
 	Setup func(*exec.Cmd)
 	// Intercept, when not nil, sees every line before it is routed: true
 	// when it handled the line, which then ends no request (a question
-	// the program asks in the middle of one, as toolfind-js does for an
+	// the program asks in the middle of one, as the JavaScript child does for an
 	// OpenCode script's search()). It must not block.
 	Intercept func(id int64, reply R) bool
 }
@@ -93,7 +97,10 @@ func New[R any](cfg Config[R]) *Client[R] {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 30 * time.Second
 	}
-	return &Client[R]{cfg: cfg, name: filepath.Base(cfg.Program), pending: map[int64]chan R{}, exited: make(chan struct{})}
+	if cfg.Name == "" {
+		cfg.Name = filepath.Base(cfg.Program)
+	}
+	return &Client[R]{cfg: cfg, name: cfg.Name, pending: map[int64]chan R{}, exited: make(chan struct{})}
 }
 
 // Fail is a failure of the program: the format after its name, wrapped.

@@ -1,6 +1,6 @@
 // Package stderrtail keeps the end of a child program's standard error,
-// to say why it ended: the helper programs' clients (toolfind-js,
-// toolfind-live, toolfind-model) pass a program's standard error on and
+// to say why it ended: the clients of toolfind's child processes
+// (jsbox/remote, corpus/live/remote) pass a child's standard error on and
 // name, in the error of an unexpected exit, the line that explains it.
 //
 // Writer keeps the last 8 to 16 KiB written. Last is a Go panic's or fatal

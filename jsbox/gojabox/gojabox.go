@@ -2,12 +2,9 @@
 // it runs Codex's exec inputs and OpenCode's execute calls in goja, a
 // JavaScript interpreter written in Go (github.com/dop251/goja).
 //
-// It links goja, and with it a regular-expression engine, a source-map
-// reader and a profile encoder, whose package initialisation costs every
-// process that links them several milliseconds; the toolfind command
-// therefore does not link this package but runs it in a toolfind-js child
-// (package jsbox/remote). A Go program that runs written scripts itself
-// chooses it once:
+// The toolfind command runs it in a child process of its own (package
+// jsbox/remote), apart from toolfind. A Go program that runs written
+// scripts itself chooses it once:
 //
 //	jsbox.SetEngine(gojabox.New())
 //

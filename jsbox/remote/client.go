@@ -17,10 +17,12 @@ import (
 
 // Config configures a remote engine.
 type Config struct {
-	// Program is the toolfind-js executable; Args its arguments (default:
+	// Program is the child's executable (toolfind); Args its arguments (default:
 	// serve).
 	Program string
 	Args    []string
+	// Name names the program in errors (default: Program's base name).
+	Name string
 	// Env is the program's environment (nil: this process's).
 	Env []string
 	// Stderr, when not nil, receives the program's standard error.
@@ -29,7 +31,7 @@ type Config struct {
 	StartTimeout time.Duration
 }
 
-// Engine is a jsbox.Engine that runs scripts in a toolfind-js program,
+// Engine is a jsbox.Engine that runs scripts in a child program,
 // started when the first session opens. It is safe for concurrent use;
 // Close ends the program.
 type Engine struct {
@@ -48,11 +50,14 @@ var _ jsbox.Engine = (*Engine)(nil)
 // session.
 func New(cfg Config) (*Engine, error) {
 	if cfg.Program == "" {
-		return nil, errors.New("jsbox: no toolfind-js program given")
+		return nil, errors.New("jsbox: no JavaScript child program given")
 	}
-	e := &Engine{name: filepath.Base(cfg.Program), searches: map[int64]jsbox.SearchFunc{}}
-	e.p = pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Env: cfg.Env, Stderr: cfg.Stderr,
-		StartTimeout: cfg.StartTimeout, Expect: "toolfind-js",
+	if cfg.Name == "" {
+		cfg.Name = filepath.Base(cfg.Program)
+	}
+	e := &Engine{name: cfg.Name, searches: map[int64]jsbox.SearchFunc{}}
+	e.p = pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Name: cfg.Name, Env: cfg.Env, Stderr: cfg.Stderr,
+		StartTimeout: cfg.StartTimeout, Expect: "a toolfind JavaScript child",
 		Decode: func(line []byte) (int64, reply, error) {
 			r, err := decodeReply(line)
 			return r.ID, r, err

@@ -1,11 +1,10 @@
-// Package remote runs package jsbox's scripts in another process: the
-// toolfind-js program (cmd/toolfind-js), which links the goja engine
-// (package jsbox/gojabox) so that the toolfind command does not. goja
-// and what it links (a regular-expression engine, a source-map reader, a
-// profile encoder) cost every process that links them several
-// milliseconds of package initialisation; toolfind pays for them only
-// when a run needs JavaScript (a model's script to replay, a --codex-script,
-// --codex-engine goja), by starting toolfind-js serve then.
+// Package remote runs package jsbox's scripts in another process, one that
+// serves an engine (package jsbox/gojabox) with Serve: the toolfind
+// command starts itself as that child when a run first needs JavaScript
+// (a model's script to replay, a --codex-script, --codex-engine goja), so
+// that a model-written script that gets past a limit the engine enforces
+// from inside (one native step goja cannot interrupt, memory faster than
+// its sampling) ends the child, which toolfind reports, not toolfind.
 //
 // Engine is the toolfind side: a jsbox.Engine whose sessions forward
 // every compile, exec and run to one long-lived program, started when the
@@ -53,7 +52,7 @@
 // are not escaped. The program's standard error is passed on. If the
 // program exits while calls are in flight, each of them, and every later
 // one, fails with an error naming its exit status and the last line it
-// wrote on standard error; so does a program that is not toolfind-js (no
+// wrote on standard error; so does a program that is not a toolfind JavaScript child (no
 // ready line, or a line that is not the protocol) or speaks another
 // protocol version.
 package remote

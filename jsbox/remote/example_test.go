@@ -11,8 +11,8 @@ import (
 )
 
 // The program's side of the protocol: a hello, a Codex session over one
-// tool, one exec; toolfind-js serve is this with the goja engine on its
-// standard input and output. The end of the input cancels what still
+// tool, one exec; toolfind's JavaScript child is this with the goja
+// engine on its standard input and output. The end of the input cancels what still
 // runs, so the caller reads the exec's reply before it closes the input.
 func ExampleServe() {
 	inR, inW := io.Pipe()

@@ -320,12 +320,12 @@ func TestProgramEnds(t *testing.T) {
 	}
 }
 
-// A program that is not toolfind-js, or not this version of it, is
+// A program that is not a JavaScript child, or not this version of it, is
 // refused at the handshake.
 func TestHandshakeRefused(t *testing.T) {
 	for _, tt := range []struct{ mode, want string }{
 		{"protocol99", "speaks protocol 99, this toolfind 1: install both from the same version (go install ./cmd/...)"},
-		{"garbage", `is not toolfind-js`},
+		{"garbage", `is not a toolfind JavaScript child`},
 		{"silent-exit", "exited before it was ready (exit status 3): panic: no engine today"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {

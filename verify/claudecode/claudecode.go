@@ -14,9 +14,8 @@
 //     server (package verify/mcpstub) serving that server's tools byte for
 //     byte.
 //  3. ANTHROPIC_BASE_URL points at an emulated Messages API on
-//     127.0.0.1 (a dummy key), served by a child process (Runner.APICommand:
-//     `toolfind-model emulate-api`, package verify/claudecode/messagesapi)
-//     so that this package does not link net/http; the first request that offers ToolSearch is
+//     127.0.0.1 (a dummy key), served in this process (package
+//     verify/claudecode/messagesapi); the first request that offers ToolSearch is
 //     answered with a call {"query": Q, "max_results": N} (max_results left
 //     out when the query has no limit); the request that carries the call's
 //     tool_result is the answer. ENABLE_TOOL_SEARCH=true keeps tool search
@@ -54,7 +53,7 @@ import (
 
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
-	"github.com/toolfind/toolfind/verify/claudecode/apiproto"
+	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
@@ -67,11 +66,6 @@ type Runner struct {
 	// StubCommand starts one stub: the stub file's path is appended
 	// (e.g. ["/usr/local/bin/toolfind", "mcp-stub"]).
 	StubCommand []string
-	// APICommand starts the emulated Anthropic Messages API of a run
-	// (package verify/claudecode/messagesapi), spoken to over its standard
-	// input and output (package verify/claudecode/apiproto), e.g.
-	// ["/usr/local/bin/toolfind-model", "emulate-api"].
-	APICommand []string
 	// StubEnv is added to each stub's environment.
 	StubEnv map[string]string
 	// Env adds KEY=VALUE pairs to the client's environment.
@@ -152,17 +146,17 @@ func Version(ctx context.Context, binary string) (string, error) {
 
 // SearchTool is the name of Claude Code's search tool (specs/claude.md
 // background §1).
-const SearchTool = apiproto.SearchTool
+const SearchTool = messagesapi.SearchTool
 
 // answer turns the captured tool_result into a verify.Answer: the
 // tool_reference names in order; with none, the result's text followed by
 // the texts of the other blocks of the same turn (Claude Code's
 // reminders), each after a blank line.
-func answer(c *apiproto.Capture) (verify.Answer, error) {
+func answer(c *messagesapi.Capture) (verify.Answer, error) {
 	a := verify.Answer{Tools: []string{}}
 	var text []string
-	for _, raw := range apiproto.Blocks(c.Content) {
-		var b apiproto.Block
+	for _, raw := range messagesapi.Blocks(c.Content) {
+		var b messagesapi.Block
 		if err := json.Unmarshal(raw, &b); err != nil {
 			return a, fmt.Errorf("tool_result content: %w", err)
 		}
@@ -180,7 +174,7 @@ func answer(c *apiproto.Capture) (verify.Answer, error) {
 		return a, nil
 	}
 	for _, raw := range c.Extra {
-		var b apiproto.Block
+		var b messagesapi.Block
 		if json.Unmarshal(raw, &b) == nil && b.Type == "text" {
 			text = append(text, b.Text)
 		}
@@ -205,9 +199,6 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	if len(r.StubCommand) == 0 {
 		return verify.Answer{}, errors.New("claudecode: no stub command")
 	}
-	if len(r.APICommand) == 0 {
-		return verify.Answer{}, errors.New("claudecode: no API command")
-	}
 	tmp, err := os.MkdirTemp("", "toolfind-verify-run-")
 	if err != nil {
 		return verify.Answer{}, err
@@ -226,7 +217,7 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	if err != nil {
 		return verify.Answer{}, err
 	}
-	api, err := startAPI(ctx, r.APICommand, Input(q), func() []string { return r.unlisted(tmp) })
+	api, err := messagesapi.Start(Input(q), func() []string { return r.unlisted(tmp) })
 	if err != nil {
 		return verify.Answer{}, err
 	}
@@ -234,14 +225,14 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	args := append([]string{"-p", "go", "--mcp-config", mcpPath, "--strict-mcp-config", "--output-format", "json"}, r.Args...)
 	binary, err := ResolveBinary(r.Binary)
 	if err != nil {
-		api.kill()
+		api.Close()
 		return verify.Answer{}, err
 	}
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = work
 	cmd.Env = append(append(baseEnv(tmp),
 		"CLAUDE_CONFIG_DIR="+cfgDir,
-		"ANTHROPIC_BASE_URL="+api.url,
+		"ANTHROPIC_BASE_URL="+api.URL(),
 		"ANTHROPIC_API_KEY=sk-ant-toolfind-verify-dummy",
 		"ENABLE_TOOL_SEARCH=true",
 		// Wait up to a minute for each server to connect (Claude Code's
@@ -252,7 +243,7 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	newProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		api.kill()
+		api.Close()
 		return verify.Answer{}, fmt.Errorf("starting %s: %w", r.Binary, err)
 	}
 	exited := make(chan error, 1)
@@ -264,7 +255,7 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	var waitErr error
 	select {
 	case waitErr = <-exited:
-	case <-api.done:
+	case <-api.Done():
 		select {
 		case waitErr = <-exited:
 		case <-time.After(grace):
@@ -274,19 +265,13 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 			killGroup(cmd)
 			<-exited
 		}
-	case <-api.exited: // the API's process ended early: finish says why
-		killGroup(cmd)
-		<-exited
 	case <-ctx.Done():
 		killGroup(cmd)
 		<-exited
 	}
 	killGroup(cmd) // whatever the client left running (its stub servers)
 
-	st, err := api.finish()
-	if err != nil {
-		return verify.Answer{}, err
-	}
+	st := api.Close()
 	got, called, offered, required, unlisted := st.Captured, st.Called, st.Offered, st.Required, st.Unlisted
 	if len(unlisted) > 0 {
 		return verify.Answer{}, fmt.Errorf("Claude Code searched before these servers had listed their tools: %s (slow to start; the answer would cover part of the catalog; run fewer at a time with --parallel)",

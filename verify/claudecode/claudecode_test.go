@@ -19,7 +19,6 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
-	"github.com/toolfind/toolfind/verify/claudecode/apiproto"
 	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
@@ -28,20 +27,9 @@ import (
 // as the toolfind binary does with `toolfind mcp-stub`.
 const stubEnv = "TOOLFIND_TEST_MCPSTUB"
 
-// apiArg makes this test binary serve the emulated Messages API
-// (TestMain), as toolfind-model does with `toolfind-model emulate-api`.
-const apiArg = "emulate-api"
-
 func TestMain(m *testing.M) {
 	if os.Getenv(stubEnv) == "1" {
 		os.Exit(mcpstub.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
-	if len(os.Args) == 2 && os.Args[1] == apiArg {
-		if err := messagesapi.Serve(os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "emulate-api:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -83,8 +71,7 @@ func runner(t *testing.T, bin string, cat *corpus.Catalog) *Runner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Runner{Binary: bin, Servers: servers, StubCommand: []string{os.Args[0]}, StubEnv: map[string]string{stubEnv: "1"},
-		APICommand: []string{os.Args[0], apiArg}}
+	return &Runner{Binary: bin, Servers: servers, StubCommand: []string{os.Args[0]}, StubEnv: map[string]string{stubEnv: "1"}}
 }
 
 // failedList is the demo catalog plus a server whose tools/list fails
@@ -169,17 +156,17 @@ func TestInput(t *testing.T) {
 }
 
 func TestAnswer(t *testing.T) {
-	c := &apiproto.Capture{Content: json.RawMessage(`[{"type":"tool_reference","tool_name":"a"},{"type":"tool_reference","tool_name":"b"}]`),
+	c := &messagesapi.Capture{Content: json.RawMessage(`[{"type":"tool_reference","tool_name":"a"},{"type":"tool_reference","tool_name":"b"}]`),
 		Extra: []json.RawMessage{json.RawMessage(`{"type":"text","text":"Tool loaded."}`)}}
 	if got, err := answer(c); err != nil || fmt.Sprint(got.Tools) != "[a b]" || got.Text != "" {
 		t.Errorf("%+v %v", got, err)
 	}
-	c = &apiproto.Capture{Content: json.RawMessage(`"No matching deferred tools found"`),
+	c = &messagesapi.Capture{Content: json.RawMessage(`"No matching deferred tools found"`),
 		Extra: []json.RawMessage{json.RawMessage(`{"type":"text","text":"<system-reminder>\nx\n</system-reminder>"}`), json.RawMessage(`{"type":"image"}`)}}
 	if got, err := answer(c); err != nil || len(got.Tools) != 0 || got.Text != "No matching deferred tools found\n\n<system-reminder>\nx\n</system-reminder>" {
 		t.Errorf("answer %+v %v", got, err)
 	}
-	c = &apiproto.Capture{Content: json.RawMessage(`"bad input"`), IsError: true}
+	c = &messagesapi.Capture{Content: json.RawMessage(`"bad input"`), IsError: true}
 	if _, err := answer(c); err == nil || err.Error() != "the client reported a tool error: bad input" {
 		t.Errorf("is_error: %v", err)
 	}
@@ -388,53 +375,5 @@ func TestRealClaudeCode(t *testing.T) {
 	}
 	if o := rep.Outcomes[0]; o.Match || o.Diff != "real has 4 tools, simulated 3: real #4 mcp__billing__digest is missing" {
 		t.Errorf("wrong profile: %+v", o)
-	}
-}
-
-// TestAPIProcessFailures: an emulated-API program that is missing, exits,
-// speaks something else or dies without its state is an error naming it
-// (with its stderr), and the run stops.
-func TestAPIProcessFailures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the fake client")
-	}
-	dir := t.TempDir()
-	script := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	cat := corpus.Demo()
-	sim := claude.New(cat, claude.V2_1_332, claude.DefaultOptions())
-	for _, tt := range []struct {
-		name    string
-		command []string
-		want    string
-	}{
-		{"missing", []string{filepath.Join(dir, "none")}, "model API (" + filepath.Join(dir, "none") + "): fork/exec " + filepath.Join(dir, "none") + ": no such file or directory"},
-		{"exits", []string{script("exits", "echo 'unknown command' >&2; exit 2")}, "model API (" + filepath.Join(dir, "exits") + "): exited before listening: exit status 2; stderr: unknown command"},
-		{"other protocol", []string{script("other", "read x; echo '{\"id\":0,\"ready\":{}}'; sleep 5")}, "model API (" + filepath.Join(dir, "other") + `): line 1: not a protocol message: json: unknown field "id"`},
-		// Nothing listens on port 9: the client's requests fail, and the
-		// API's process ends without a state.
-		{"no state", []string{script("nostate", `read x; echo '{"type":"url","url":"http://127.0.0.1:9"}'; exit 3`)}, "model API (" + filepath.Join(dir, "nostate") + "): ended without its state: exit status 3"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			r := runner(t, fakeClaude(t, "2.1.332"), cat)
-			r.APICommand = tt.command
-			rep, err := verify.Run(context.Background(), r, sim, []verify.Query{{Text: "invoice"}}, verify.Options{Timeout: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if o := rep.Outcomes[0]; rep.Failed != 1 || o.Error != tt.want {
-				t.Errorf("error %q\nwant  %q", o.Error, tt.want)
-			}
-		})
-	}
-	r := runner(t, fakeClaude(t, "2.1.332"), cat)
-	r.APICommand = nil
-	if _, err := r.Run(context.Background(), verify.Query{Text: "x"}); err == nil || err.Error() != "claudecode: no API command" {
-		t.Errorf("no API command: %v", err)
 	}
 }

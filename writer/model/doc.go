@@ -10,13 +10,9 @@
 // with ToolCall or NoToolCall (so every backend reads answers alike):
 //
 //   - package writer/model/sdk: the official SDKs (openai-go/v3 for
-//     Chat Completions, anthropic-sdk-go/v2 for Messages) in this
-//     process; sdk.New(cfg) is the writer with them;
-//   - package writer/model/remote: the same SDK backends in the
-//     toolfind-model program, over a pipe. The toolfind command uses this
-//     one, so that it does not link the SDKs (about 85 MB and their
-//     package initialisation at every start, for a writer most runs do
-//     not use); its output and cache are the same as with sdk.New.
+//     Chat Completions, anthropic-sdk-go/v2 for Messages); sdk.New(cfg)
+//     is the writer with them, as the toolfind command uses it;
+//   - any other Backend (a test's stub, a program's own client).
 //
 // # What is sent
 //
@@ -62,10 +58,8 @@
 // honoured, Config.Retries times). 401 and 403 say the key was refused,
 // 404 that the model or URL does not exist, other 4xx quote the API's
 // message; each ends the run (later calls fail at once with the same
-// error). A backend's own failure (a *BackendError: the toolfind-model
-// program missing, exited or not speaking the protocol) ends the run the
+// error). A backend's own failure (a *BackendError) ends the run the
 // same way, unretried, and counts no request. The API key is sent only in
-// the request's auth header (and, with the remote backend, in the
-// program's environment): it is never part of an error, the cache or any
-// output.
+// the request's auth header: it is never part of an error, the cache or
+// any output.
 package model

@@ -30,9 +30,8 @@ func (e *APIError) Error() string {
 // Unwrap returns the transport failure.
 func (e *APIError) Unwrap() error { return e.Transport }
 
-// BackendError is a backend's own failure, not the API's (e.g. the
-// toolfind-model program missing, or exited): it ends the run at once,
-// unretried, and is the error every later call returns.
+// BackendError is a backend's own failure, not the API's: it ends the run
+// at once, unretried, and is the error every later call returns.
 type BackendError struct{ Err error }
 
 func (e *BackendError) Error() string { return "model writer: " + e.Err.Error() }

@@ -22,8 +22,7 @@ func (echo) Ask(_ context.Context, req model.Request, prompt string) (model.Answ
 }
 
 // The writer's core takes any Backend: the official SDKs' (package
-// writer/model/sdk), the toolfind-model program's (writer/model/remote),
-// or one's own. It renders the client's request once, and keeps the
+// writer/model/sdk) or one's own. It renders the client's request once, and keeps the
 // cache, the retries and the totals.
 func ExampleNew() {
 	p, _ := search.Lookup("claude@2.1.328")

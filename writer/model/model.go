@@ -66,8 +66,7 @@ const DefaultMaxTokens = 4096
 // run as it is; any other error is taken as a transport failure.
 //
 // The SDK backends (package writer/model/sdk) reach the APIs through the
-// official OpenAI and Anthropic SDKs; package writer/model/remote asks
-// them in a toolfind-model process.
+// official OpenAI and Anthropic SDKs.
 type Backend interface {
 	Ask(ctx context.Context, req Request, prompt string) (Answer, error)
 }

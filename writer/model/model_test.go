@@ -98,7 +98,7 @@ func TestConfigErrors(t *testing.T) {
 // explained as the API's, and every later prompt gets it.
 func TestBackendErrorEndsRun(t *testing.T) {
 	var asked atomic.Int64
-	gone := &BackendError{Err: errors.New("toolfind-model exited unexpectedly (exit status 3)")}
+	gone := &BackendError{Err: errors.New("the backend broke")}
 	w, err := New(Config{API: OpenAI, Model: "m", Backoff: time.Millisecond},
 		backendFunc(func(context.Context, Request, string) (Answer, error) {
 			asked.Add(1)

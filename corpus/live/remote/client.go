@@ -13,10 +13,12 @@ import (
 
 // Config configures a Client.
 type Config struct {
-	// Program is the toolfind-live executable; Args its arguments
+	// Program is the child's executable (toolfind); Args its arguments
 	// (default: serve).
 	Program string
 	Args    []string
+	// Name names the program in errors (default: Program's base name).
+	Name string
 	// Env is the program's environment (nil: this process's); the
 	// servers it starts inherit it.
 	Env []string
@@ -32,14 +34,14 @@ type Config struct {
 }
 
 // ProgramError is a failure of the program itself, not of a server: it
-// could not be started, is not toolfind-live, crashed, or wrote what is
+// could not be started, is not a live-server child, crashed, or wrote what is
 // not the protocol.
 type ProgramError struct{ Err error }
 
 func (e *ProgramError) Error() string { return e.Err.Error() }
 func (e *ProgramError) Unwrap() error { return e.Err }
 
-// Client takes snapshots and calls tools through one toolfind-live
+// Client takes snapshots and calls tools through one live-server child
 // program, started at the first request. It is safe for concurrent use;
 // Close ends the program.
 type Client struct {
@@ -50,13 +52,13 @@ type Client struct {
 // New checks the configuration; the program starts at the first request.
 func New(cfg Config) (*Client, error) {
 	if cfg.Program == "" {
-		return nil, errors.New("live: no toolfind-live program given")
+		return nil, errors.New("live: no live-server child program given")
 	}
 	if cfg.CancelWait <= 0 {
 		cfg.CancelWait = time.Minute
 	}
-	p := pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Env: cfg.Env, Stderr: cfg.Stderr,
-		StartTimeout: cfg.StartTimeout, Expect: "toolfind-live", Setup: setDeathSignal,
+	p := pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Name: cfg.Name, Env: cfg.Env, Stderr: cfg.Stderr,
+		StartTimeout: cfg.StartTimeout, Expect: "a toolfind live-server child", Setup: setDeathSignal,
 		Decode: func(line []byte) (int64, reply, error) {
 			r, err := decodeReply(line)
 			return r.ID, r, err

@@ -1,10 +1,10 @@
 // Package remote takes snapshots of live MCP servers, and calls their
-// tools, in another process: the toolfind-live program
-// (cmd/toolfind-live), which links corpus/live and with it the MCP Go SDK
-// (and jsonschema-go, oauth2, segmentio/encoding, log/slog …), so that
-// the toolfind command does not. Their package initialisation would
-// otherwise run on every toolfind start; toolfind pays for it only when
-// a command is given live servers, by starting toolfind-live serve then.
+// tools, in another process, one that runs corpus/live's Serve: the
+// toolfind command starts itself as that child (its live-server child)
+// when a command is given live servers. The child outlives a toolfind
+// that is killed (SIGKILL, the OOM killer, a CI timeout) long enough to
+// stop and reap every server's whole process tree, which toolfind
+// itself, once killed, could not.
 //
 // Client is the toolfind side: TakeAll, Take and Call have corpus/live's
 // signatures (with Options, the part of corpus/live.Options that crosses
@@ -67,6 +67,6 @@
 // If the program exits while requests are in flight, each of them, and
 // every later one, fails with a *ProgramError naming its exit status and
 // the line of its standard error that says why (a panic's first line);
-// so does a program that is not toolfind-live (no ready line, or a line
+// so does a program that is not a toolfind live-server child (no ready line, or a line
 // that is not the protocol) or speaks another protocol version.
 package remote

@@ -301,7 +301,7 @@ func TestStartErrors(t *testing.T) {
 	name := exe[strings.LastIndexByte(exe, os.PathSeparator)+1:]
 	for _, tt := range []struct{ mode, want string }{
 		{"protocol99", name + " speaks protocol 99, this toolfind 1: install both from the same version (go install ./cmd/...)"},
-		{"garbage", name + ` is not toolfind-live (` + exe + `): its line 1 is not the protocol (not a JSON object: invalid character 'S' looking for beginning of value): "Starting toolfind-live…"`},
+		{"garbage", name + ` is not a toolfind live-server child (` + exe + `): its line 1 is not the protocol (not a JSON object: invalid character 'S' looking for beginning of value): "Starting toolfind-live…"`},
 	} {
 		c, _ := program(t, tt.mode)
 		_, err := c.Take(context.Background(), snap.Source{Command: []string{"ok"}}, Options{})
@@ -311,7 +311,7 @@ func TestStartErrors(t *testing.T) {
 	c, err := New(Config{Program: exe, Args: []string{"-test.run=^$"}, Env: append(os.Environ(), serveVar+"=silent"), StartTimeout: 200 * time.Millisecond})
 	require.NoError(t, err)
 	_, err = c.Take(context.Background(), snap.Source{Command: []string{"ok"}}, Options{})
-	assert.EqualError(t, err, name+" did not answer within 200ms: is it toolfind-live? ("+exe+")")
+	assert.EqualError(t, err, name+" did not answer within 200ms: is it a toolfind live-server child? ("+exe+")")
 	c.Close()
 
 	c, err = New(Config{Program: "/nonexistent/toolfind-live"})
@@ -320,7 +320,7 @@ func TestStartErrors(t *testing.T) {
 	assert.EqualError(t, err, "cannot start /nonexistent/toolfind-live: fork/exec /nonexistent/toolfind-live: no such file or directory")
 
 	_, err = New(Config{})
-	assert.EqualError(t, err, "live: no toolfind-live program given")
+	assert.EqualError(t, err, "live: no live-server child program given")
 
 	c, err = New(Config{Program: exe})
 	require.NoError(t, err)
@@ -560,7 +560,7 @@ func FuzzDecodeReply(f *testing.F) {
 	})
 }
 
-// A Client asks toolfind-live; here this test binary stands in for it
+// A Client asks toolfind's live-server child; here this test binary stands in for it
 // (its TestMain serves a fake server behind the protocol).
 func ExampleClient() {
 	exe, _ := os.Executable()

@@ -13,8 +13,8 @@ import (
 )
 
 // Handler does the program's work: corpus/live's TakeAll and Call with
-// Options made into corpus/live.Options (cmd/toolfind-live). Package
-// remote does not import corpus/live, so that toolfind links no SDK.
+// Options made into corpus/live.Options (corpus/live.Serve). Package
+// remote does not import corpus/live, which imports it.
 type Handler struct {
 	TakeAll func(ctx context.Context, srcs []snap.Source, opts Options) ([]*snap.Snapshot, error)
 	Call    func(ctx context.Context, src snap.Source, opts Options, tool string, args json.RawMessage) (*snap.ToolCall, error)
@@ -100,7 +100,7 @@ func answer(ctx context.Context, h Handler, r request) reply {
 func render(r reply) []byte {
 	b, err := encode(r)
 	if err != nil {
-		b, _ = encode(reply{ID: r.ID, Error: errorOf(fmt.Errorf("toolfind-live cannot encode the answer: %v", err))})
+		b, _ = encode(reply{ID: r.ID, Error: errorOf(fmt.Errorf("the live-server child cannot encode the answer: %v", err))})
 	}
 	return b
 }

@@ -7,9 +7,9 @@
 // with their causes ErrTimeout, ErrInterrupted and ExitError.
 //
 // Taking a snapshot needs the SDK: package corpus/live does it in
-// process, and package corpus/live/remote asks the toolfind-live program
-// (which links corpus/live) over a pipe and returns the same values and
-// errors. corpus/live re-exports every name of this package, so its users
+// process, and package corpus/live/remote asks a child process that runs
+// corpus/live (toolfind's live-server child) over a pipe and returns the
+// same values and errors. corpus/live re-exports every name of this package, so its users
 // see no difference. See corpus/live for what a snapshot is, how servers
 // are named and what each phase's failures mean.
 //

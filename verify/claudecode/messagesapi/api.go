@@ -14,21 +14,15 @@
 // Answers are streamed as server-sent events when the request asks for a
 // stream, plain JSON otherwise.
 //
-// Serve runs it as its own process (`toolfind-model emulate-api`), talking
-// with toolfind over standard input and output (package apiproto): the
-// run's input comes in, the URL goes out; as the call is about to be made
-// toolfind is asked which servers have not listed their tools yet; when
-// the input closes, what the run saw goes out. So the toolfind command
-// does not link net/http.
+// Start serves it in this process for one run (Server); Claude Code is
+// given its URL, and what the run saw is read when it is closed.
 package messagesapi
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -36,13 +30,63 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/toolfind/toolfind/verify/claudecode/apiproto"
 )
 
 // SearchTool is the name of Claude Code's search tool (specs/claude.md
 // background §1).
-const SearchTool = apiproto.SearchTool
+const SearchTool = "ToolSearch"
+
+// State is what the emulated API saw during a run.
+type State struct {
+	// Called: the call was sent (a request offered ToolSearch).
+	Called bool
+	// Required is the "required" of ToolSearch's input schema as first
+	// offered (nil when never offered).
+	Required []string
+	// Offered are the tools of the latest request that had no ToolSearch.
+	Offered []string
+	// Unlisted is what the unlisted function of Start returned as the
+	// call was about to be made.
+	Unlisted []string
+	// Captured is the call's tool_result, nil when none came.
+	Captured *Capture
+}
+
+// Capture is what the client sent back for the call.
+type Capture struct {
+	// Content is the tool_result's content: a string or content blocks.
+	Content json.RawMessage
+	// IsError is the tool_result's is_error.
+	IsError bool
+	// Extra are the other content blocks of the same turn.
+	Extra []json.RawMessage
+}
+
+// Block is a Messages API content block, as far as toolfind reads it.
+type Block struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+	Text      string          `json:"text"`
+	ToolName  string          `json:"tool_name"`
+}
+
+// Blocks returns a message's content blocks; plain-string content is one
+// text block.
+func Blocks(c json.RawMessage) []json.RawMessage {
+	var list []json.RawMessage
+	if json.Unmarshal(c, &list) == nil {
+		return list
+	}
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
+		return []json.RawMessage{b}
+	}
+	return nil
+}
 
 // modelAPI is the emulated API of one run.
 type modelAPI struct {
@@ -61,119 +105,46 @@ type modelAPI struct {
 	called   bool     // a tool_use was sent
 	required []string // "required" of ToolSearch's input schema as offered
 	offered  []string // tools of the latest request that had no ToolSearch
-	captured *apiproto.Capture
+	captured *Capture
 	once     sync.Once
 }
 
-func newModelAPI(input []byte) (*modelAPI, error) {
+// Server is the emulated API of one run, listening on 127.0.0.1.
+type Server struct {
+	a    *modelAPI
+	done chan struct{}
+}
+
+// Start listens on 127.0.0.1 and serves the run whose ToolSearch input
+// is input (a JSON object). As the call is about to be made, unlisted
+// (when not nil) is asked which servers have not listed their tools yet;
+// its answer is the state's Unlisted.
+func Start(input []byte, unlisted func() []string) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("model API: %w", err)
 	}
-	a := &modelAPI{input: input, useID: "toolu_tf" + randomHex(12), ln: ln}
-	a.srv = &http.Server{Handler: a, ReadHeaderTimeout: 30 * time.Second}
-	go a.srv.Serve(ln)
-	return a, nil
+	s := &Server{done: make(chan struct{})}
+	s.a = &modelAPI{input: input, onCall: unlisted, onDone: func() { close(s.done) }, useID: "toolu_tf" + randomHex(12), ln: ln}
+	s.a.srv = &http.Server{Handler: s.a, ReadHeaderTimeout: 30 * time.Second}
+	go s.a.srv.Serve(ln)
+	return s, nil
 }
 
-func (a *modelAPI) url() string { return "http://" + a.ln.Addr().String() }
+// URL is the API's base URL (ANTHROPIC_BASE_URL): http://127.0.0.1:PORT.
+func (s *Server) URL() string { return "http://" + s.a.ln.Addr().String() }
 
-func (a *modelAPI) close() { a.srv.Close() }
+// Done is closed when the call's result is in.
+func (s *Server) Done() <-chan struct{} { return s.done }
 
-// state is what the run saw.
-func (a *modelAPI) state() *apiproto.State {
+// Close stops serving (open connections are closed) and returns what the
+// run saw.
+func (s *Server) Close() State {
+	s.a.srv.Close()
+	a := s.a
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return &apiproto.State{Called: a.called, Required: a.required, Offered: a.offered, Unlisted: a.unlisted, Captured: a.captured}
-}
-
-// Serve runs the emulated API for one run, talking with toolfind over in
-// and out (package apiproto): it reads the "input" line, listens on
-// 127.0.0.1, writes the "url" line, and serves until in closes; then it
-// writes the "state" line and returns. A broken protocol line ends the
-// run: the error is returned after the state line.
-func Serve(in io.Reader, out io.Writer) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 64<<10), apiproto.MaxLine)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("reading the input: %w", err)
-		}
-		return errors.New(`no input: the first line must be an "input" message`)
-	}
-	m, err := apiproto.Decode(sc.Bytes())
-	if err != nil {
-		return fmt.Errorf("line 1: %w", err)
-	}
-	if m.Type != apiproto.TypeInput {
-		return fmt.Errorf(`line 1: a %q message, want "input" first`, m.Type)
-	}
-	a, err := newModelAPI(m.Input)
-	if err != nil {
-		return err
-	}
-	defer a.close()
-	var outMu sync.Mutex
-	send := func(m apiproto.Message) {
-		outMu.Lock()
-		defer outMu.Unlock()
-		_, _ = out.Write(apiproto.Encode(m))
-	}
-
-	// One call at a time waits for its "unlisted": the reader hands it
-	// over, or closes ended when the input ends.
-	var (
-		callMu  sync.Mutex
-		pmu     sync.Mutex
-		pending chan []string
-		ended   = make(chan struct{})
-		readErr error
-	)
-	a.onCall = func() []string {
-		callMu.Lock()
-		defer callMu.Unlock()
-		reply := make(chan []string, 1)
-		pmu.Lock()
-		pending = reply
-		pmu.Unlock()
-		send(apiproto.Message{Type: apiproto.TypeCall})
-		select {
-		case u := <-reply:
-			return u
-		case <-ended:
-			return nil
-		}
-	}
-	a.onDone = func() { send(apiproto.Message{Type: apiproto.TypeDone}) }
-	go func() {
-		defer close(ended)
-		for n := 2; sc.Scan(); n++ {
-			m, err := apiproto.Decode(sc.Bytes())
-			if err == nil && m.Type != apiproto.TypeUnlisted {
-				err = fmt.Errorf(`a %q message, want "unlisted"`, m.Type)
-			}
-			pmu.Lock()
-			reply := pending
-			pending = nil
-			pmu.Unlock()
-			if err == nil && reply == nil {
-				err = errors.New(`"unlisted" without a "call"`)
-			}
-			if err != nil {
-				readErr = fmt.Errorf("line %d: %w", n, err)
-				return
-			}
-			reply <- m.Servers
-		}
-		if err := sc.Err(); err != nil {
-			readErr = fmt.Errorf("reading the input: %w", err)
-		}
-	}()
-	send(apiproto.Message{Type: apiproto.TypeURL, URL: a.url()})
-	<-ended
-	a.close()
-	send(apiproto.Message{Type: apiproto.TypeState, State: a.state()})
-	return readErr
+	return State{Called: a.called, Required: a.required, Offered: a.offered, Unlisted: a.unlisted, Captured: a.captured}
 }
 
 func randomHex(n int) string {
@@ -243,25 +214,25 @@ func (a *modelAPI) messages(w http.ResponseWriter, body []byte) {
 		if m.Role != "assistant" {
 			continue
 		}
-		for _, raw := range apiproto.Blocks(m.Content) {
-			var b apiproto.Block
+		for _, raw := range Blocks(m.Content) {
+			var b Block
 			if json.Unmarshal(raw, &b) == nil && b.Type == "tool_use" && b.ID == a.useID {
 				callAt = i
 			}
 		}
 	}
-	var got *apiproto.Capture
+	var got *Capture
 	if callAt >= 0 {
 		var extra []json.RawMessage
 		for _, m := range req.Messages[callAt+1:] {
 			if m.Role != "user" {
 				continue
 			}
-			for _, raw := range apiproto.Blocks(m.Content) {
-				var b apiproto.Block
+			for _, raw := range Blocks(m.Content) {
+				var b Block
 				_ = json.Unmarshal(raw, &b)
 				if got == nil && b.Type == "tool_result" && b.ToolUseID == a.useID {
-					got = &apiproto.Capture{Content: b.Content, IsError: b.IsError}
+					got = &Capture{Content: b.Content, IsError: b.IsError}
 				} else {
 					extra = append(extra, raw)
 				}

@@ -1,29 +1,34 @@
 package messagesapi_test
 
 import (
-	"bufio"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 
 	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 )
 
-// One run whose input closes at once: the URL Claude Code would be given,
-// then the state (nothing happened).
-func ExampleServe() {
-	var out strings.Builder
-	err := messagesapi.Serve(strings.NewReader(`{"type":"input","input":{"query":"invoice"}}`+"\n"), &out)
-	sc := bufio.NewScanner(strings.NewReader(out.String()))
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, `{"type":"url"`) {
-			line = line[:strings.LastIndexByte(line, ':')] + `:PORT"}`
-		}
-		fmt.Println(line)
+// One run: the request that offers ToolSearch is answered with the call;
+// the state says so once the server is closed.
+func ExampleStart() {
+	s, err := messagesapi.Start([]byte(`{"query":"invoice"}`), func() []string { return nil })
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	fmt.Println(err)
+	resp, err := http.Post(s.URL()+"/v1/messages", "application/json",
+		strings.NewReader(`{"tools":[{"name":"ToolSearch","input_schema":{"required":["query"]}}],"messages":[{"role":"user","content":"go"}]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	fmt.Println(strings.Contains(string(body), `"name":"ToolSearch","type":"tool_use"`), strings.Contains(string(body), `"input":{"query":"invoice"}`))
+	st := s.Close()
+	fmt.Println(st.Called, st.Required, st.Captured == nil)
 	// Output:
-	// {"type":"url","url":"http://127.0.0.1:PORT"}
-	// {"type":"state","state":{"called":false,"required":null,"offered":null,"unlisted":null,"captured":null}}
-	// <nil>
+	// true true
+	// true [query] true
 }

@@ -4,12 +4,7 @@
 // github.com/anthropics/anthropic-sdk-go/v2 (package writer/model
 // describes what is sent and how answers are read).
 //
-// The SDKs are large: linked into a program they add about 85 MB and
-// their package initialisation to every start. So the toolfind command
-// does not link this package: it runs the toolfind-model program
-// (cmd/toolfind-model), which serves this package's backends to it over
-// a pipe (package writer/model/remote). A Go program that wants the model
-// writer in its own process calls New.
+// New is the model writer with them, as the toolfind command runs it.
 //
 // Each backend sends one request per Ask with the SDK's own retries off
 // (the writer/model.Writer retries), and turns an HTTP status into a
@@ -33,8 +28,8 @@ type settings struct {
 
 // WithHTTPClient sends the backend's requests with c (a proxy, a custom
 // transport, a test server's client). It lives here rather than in
-// model.Config so that package model, which the toolfind command links,
-// does not import net/http.
+// model.Config so that package model, the writer's core, does not import
+// net/http.
 func WithHTTPClient(c *http.Client) Option {
 	return func(s *settings) { s.httpClient = c }
 }
