@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolfind/toolfind/jsbox/gojabox"
 	"github.com/toolfind/toolfind/writer"
 )
 
@@ -299,4 +300,50 @@ func TestWriteModelCacheSendsNothing(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, errOut, "2 answers (2 cached, 0 requests sent)")
 	assert.Equal(t, int64(2), stub.n.Load())
+}
+
+// codexScriptAnswer is a Chat Completions answer calling Codex's exec with
+// a script of the model's own: the tools whose name has "invoice".
+const codexScriptAnswer = `{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":[{"id":"c","type":"function",
+  "function":{"name":"exec","arguments":"{\"code\":\"const hits = ALL_TOOLS.filter(t => /invoice/i.test(t.name));\\ntext(hits.map(t => t.name).join('\\\\n'))\"}"}}]}}],"usage":{"prompt_tokens":10,"completion_tokens":2}}`
+
+// TestBenchModelWrittenCodexScript: a model (the API stub) writes Codex's
+// exec script, which is not one of the writers' own searches, so it runs
+// in goja in toolfind's JavaScript child; p1's script finds the invoice
+// tool, p2's (the same script) not the ledger: 1 of 2. The same bytes as
+// with the engine in this process.
+func TestBenchModelWrittenCodexScript(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", stubKey)
+	st := newAPIStub(t, codexScriptAnswer)
+	cache := filepath.Join(t.TempDir(), "c.jsonl")
+	q := writeFile(t, "q.jsonl", twoPrompts)
+	args := []string{"bench", "--writer", "model", "--model-url", st.srv.URL, "--model", "m", "--cache", cache, "--client", "codex", "--queries", q, "--format", "json"}
+	rep, errOut, code := run(t, args...)
+	require.Equal(t, 0, code, errOut)
+	var got struct {
+		Clients []struct {
+			Client, Writer string
+			FoundAtLimit   float64 `json:"found_at_limit"`
+		}
+		Outcomes []struct {
+			Query, Client string
+			Rank          int
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(rep), &got))
+	var model int
+	for _, c := range got.Clients {
+		if c.Writer == "model" {
+			model++
+			assert.Equal(t, "codex@0.171.0", c.Client)
+			assert.Equal(t, 0.5, c.FoundAtLimit, rep)
+		}
+	}
+	assert.Equal(t, 1, model, rep)
+	assert.Equal(t, int64(2), st.n.Load())
+	inProcessJS = gojabox.New()
+	local, errOut2, code2 := run(t, args...)
+	inProcessJS = nil
+	require.Equal(t, 0, code2, errOut2)
+	assert.Equal(t, rep, local)
 }
