@@ -45,7 +45,7 @@ func ExampleRun() {
 	_ = rep.WriteText(os.Stdout, corpus.Warning, false)
 	// Output:
 	// testdata/hostile.json:4:7: error: server name "hostile.server" has '.'; grok@1.0.0: rejects all 16 tools of hostile.server; fix: rename the server to "hostile_server" [server-name]
-	// 1 error, 0 warnings, 0 notes
+	// 1 error, 0 warnings, 0 info
 }
 
 // ParseConfig reads .toolfind.yaml; rules are turned off or given a

@@ -19,6 +19,9 @@ type raw struct {
 	at    where // where the diagnostic itself points
 	cause where // where its cause is written
 	key   string
+	// wide marks a cause of the whole catalog (a diagnostic naming no
+	// server, such as a tool count): its location is Location.Catalog.
+	wide bool
 }
 
 // defs lists, per server and tool name, the definitions in order.
@@ -117,10 +120,11 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			cr.rule, cr.scope = RuleOther, perTool
 		}
 		srv := serverOf(cat, d)
+		wide := false
 		if srv == nil && cr.scope == perCatalog && len(cat.Servers) > 0 {
-			srv = cat.Servers[0] // a catalog-wide cause: point at the first server
+			srv, wide = cat.Servers[0], true // SARIF's file; the text says "catalog"
 		}
-		r := raw{d: d, rule: cr.rule, scope: cr.scope}
+		r := raw{d: d, rule: cr.rule, scope: cr.scope, wide: wide}
 		if d.Code == "claude-tool-skipped" && d.Field == "name" {
 			r.rule = RuleToolName // a name over Claude Code's limit (claude.md §2)
 		}
@@ -238,14 +242,23 @@ func assemble(rs []raw, dd defs, loc *locator) *Finding {
 	if first.scope == perCatalog {
 		cause = first.cause
 	}
-	f.Location = loc.locate(cause)
+	// A catalog-wide cause (a tool count over all files) is at no line of
+	// any one file.
+	at := func(w where, wide bool) Location {
+		l := loc.locate(w)
+		if wide {
+			l = Location{File: l.File, Catalog: true}
+		}
+		return l
+	}
+	f.Location = at(cause, first.wide)
 	var causes []string
 	seenCause := map[string]bool{}
 	for _, r := range rs {
 		if r.d.Severity > f.Severity {
 			f.Severity = r.d.Severity
 		}
-		f.Occurrences = append(f.Occurrences, Occurrence{Location: loc.locate(r.at), Client: r.d.Client, Code: r.d.Code, Message: r.d.Message})
+		f.Occurrences = append(f.Occurrences, Occurrence{Location: at(r.at, r.wide), Client: r.d.Client, Code: r.d.Code, Message: r.d.Message})
 		if r.d.Client == "" {
 			c, _, _ := strings.Cut(r.d.Message, "; ")
 			if r.d.Field != "" && r.d.Field != "name" && r.d.Field != "description" {
@@ -263,7 +276,7 @@ func assemble(rs []raw, dd defs, loc *locator) *Finding {
 		if t := first.cause.tool; t != nil {
 			f.Cause = t.Server + "/" + displayName(t.Name) + ": " + f.Cause
 		}
-		f.Location = loc.locate(cause)
+		f.Location = at(cause, first.wide)
 		return f
 	}
 	f.Consequences = consequences(rs, dd)

@@ -25,11 +25,19 @@ type Location struct {
 	// 0 when the name is defined once.
 	Definition int    `json:"definition,omitempty"`
 	Field      string `json:"field,omitempty"`
+	// Catalog marks a cause of the whole catalog (its tool count), not of
+	// one file: String is "catalog". File is then the first catalog file,
+	// only for SARIF, whose results need a file.
+	Catalog bool `json:"catalog,omitempty"`
 }
 
 // String is "file:line:col" for a file, else "server/tool" (a live server
-// or a source that cannot be read back).
+// or a source that cannot be read back), or "catalog" for the whole
+// catalog.
 func (l Location) String() string {
+	if l.Catalog {
+		return "catalog"
+	}
 	if l.File != "" && l.Line > 0 {
 		return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Column)
 	}

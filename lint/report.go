@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/textfit"
 )
 
 // message writes a finding as one line: the cause, each consequence
@@ -46,26 +47,47 @@ func (r *Report) Count(sev corpus.Severity) int {
 	return n
 }
 
-func severityWord(s corpus.Severity) string {
-	if s == corpus.Info {
-		return "note"
-	}
-	return s.String()
-}
+// severityWord is the word of a severity, the one --min-severity and
+// --fail-on take: info, warning, error.
+func severityWord(s corpus.Severity) string { return s.String() }
 
 // WriteText writes compiler-style lines, "file:line:col: severity: message
-// [rule]", one per finding at or above min; with verbose, each finding is
-// followed by one "note" line per occurrence at its own location. Findings
-// below min are summed up in one line. Text from the catalog is escaped
-// for the terminal (internal/safetext).
+// [rule]", one per finding at or above min (a catalog-wide finding is at
+// "catalog"); with verbose, each finding is followed by one indented line
+// per occurrence at its own location, "  file:line:col: client: subject:
+// message [code]". Findings below min are summed up in one line. Text from
+// the catalog is escaped for the terminal (internal/safetext). Lines are
+// not wrapped (WriteTextWidth wraps them).
 func (r *Report) WriteText(w io.Writer, min corpus.Severity, verbose bool) error {
+	return r.WriteTextWidth(w, min, verbose, 0)
+}
+
+// WriteTextWidth is WriteText with every line wrapped to width characters
+// (0: no wrapping), the continuation lines indented by four more spaces
+// than their first.
+func (r *Report) WriteTextWidth(w io.Writer, min corpus.Severity, verbose bool, width int) error {
+	out := func(indent, s string) error {
+		if width <= 0 {
+			_, err := fmt.Fprintln(w, indent+s)
+			return err
+		}
+		for i, l := range textfit.Wrap(s, max(width-len(indent)-4, 20)) {
+			if i > 0 {
+				l = "    " + l
+			}
+			if _, err := fmt.Fprintln(w, indent+l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	counts := map[corpus.Severity]int{}
 	for _, f := range r.Findings {
 		counts[f.Severity]++
 		if f.Severity < min {
 			continue
 		}
-		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]\n", safetext.Escape(f.Location.String()), severityWord(f.Severity), safetext.Escape(f.Message), f.Rule); err != nil {
+		if err := out("", fmt.Sprintf("%s: %s: %s [%s]", safetext.Escape(f.Location.String()), severityWord(f.Severity), safetext.Escape(f.Message), f.Rule)); err != nil {
 			return err
 		}
 		if !verbose {
@@ -83,7 +105,11 @@ func (r *Report) WriteText(w io.Writer, min corpus.Severity, verbose bool) error
 			if o.Location.Tool != "" {
 				subject += "/" + o.Location.Tool
 			}
-			if _, err := fmt.Fprintf(w, "%s: note: %s: %s: %s [%s]\n", safetext.Escape(o.Location.String()), who, safetext.Escape(subject), safetext.Escape(o.Message), o.Code); err != nil {
+			line := fmt.Sprintf("%s: %s: %s: %s [%s]", safetext.Escape(o.Location.String()), who, safetext.Escape(subject), safetext.Escape(o.Message), o.Code)
+			if subject == "" {
+				line = fmt.Sprintf("%s: %s: %s [%s]", safetext.Escape(o.Location.String()), who, safetext.Escape(o.Message), o.Code)
+			}
+			if err := out("  ", line); err != nil {
 				return err
 			}
 		}
@@ -91,16 +117,22 @@ func (r *Report) WriteText(w io.Writer, min corpus.Severity, verbose bool) error
 	var hidden []string
 	for _, s := range []corpus.Severity{corpus.Warning, corpus.Info} {
 		if s < min && counts[s] > 0 {
-			hidden = append(hidden, fmt.Sprintf("%d %s", counts[s], pluralWord(severityWord(s), counts[s])))
+			hidden = append(hidden, countWord(counts[s], s))
 		}
 	}
-	line := fmt.Sprintf("%d %s, %d %s, %d %s", counts[corpus.Error], pluralWord("error", counts[corpus.Error]),
-		counts[corpus.Warning], pluralWord("warning", counts[corpus.Warning]), counts[corpus.Info], pluralWord("note", counts[corpus.Info]))
+	line := fmt.Sprintf("%s, %s, %s", countWord(counts[corpus.Error], corpus.Error), countWord(counts[corpus.Warning], corpus.Warning), countWord(counts[corpus.Info], corpus.Info))
 	if len(hidden) > 0 {
 		line += fmt.Sprintf(" (%s not shown; --min-severity %s shows them)", strings.Join(hidden, ", "), severityWord(lowest(counts, min)))
 	}
-	_, err := fmt.Fprintln(w, line)
-	return err
+	return out("", line)
+}
+
+// countWord is "1 error", "2 warnings", "3 info" (info has no plural).
+func countWord(n int, s corpus.Severity) string {
+	if s == corpus.Info {
+		return fmt.Sprintf("%d info", n)
+	}
+	return fmt.Sprintf("%d %s", n, pluralWord(severityWord(s), n))
 }
 
 func lowest(counts map[corpus.Severity]int, min corpus.Severity) corpus.Severity {
@@ -201,6 +233,9 @@ func (r *Report) SARIF(min corpus.Severity, toolVersion string) map[string]any {
 
 func sarifLocation(l Location) map[string]any {
 	loc := map[string]any{}
+	if l.Catalog {
+		loc["logicalLocations"] = []map[string]string{{"fullyQualifiedName": "catalog", "kind": "module"}}
+	}
 	if l.File != "" {
 		phys := map[string]any{"artifactLocation": map[string]string{"uri": l.File}}
 		if l.Line > 0 {

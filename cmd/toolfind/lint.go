@@ -46,8 +46,11 @@ in descriptions, titles, parameter descriptions, server instructions and _meta, 
 computed with each client's search, and the limits of clients not simulated (Cursor, Gemini
 CLI, VS Code Copilot, Goose). Live servers (--server, --url) are located by server and tool.
 
-Rules, their default severities and spec sources: docs/lint-rules.md. A .toolfind.yaml in the
-working directory (or --config FILE) sets per-rule severities:
+Exit status: 0 when no finding is an error (or of the --fail-on severity or worse), 1 when one
+is, 2 for bad flags or input. --fail-on none always exits 0 after the report.
+
+Rules and their default severities: docs/lint-rules.md. A .toolfind.yaml in the working
+directory (or --config FILE) sets per-rule severities:
 
   lint:
     min-severity: warning
@@ -64,7 +67,7 @@ working directory (or --config FILE) sets per-rule severities:
 	}
 	f := cmd.Flags()
 	addFormatFlag(f, &opts.format, "text", "json", "sarif")
-	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when a finding of this severity or worse is found: none, info, warning, error (default none, or the config file's)")
+	f.StringVar(&opts.failOn, "fail-on", "", "exit 1 when a finding of this severity or worse is found: none, info, warning, error (default error, or the config file's)")
 	f.StringVar(&opts.minSeverity, "min-severity", "", "show findings of this severity or worse: info, warning, error (default warning, or the config file's)")
 	f.StringSliceVar(&opts.enable, "enable", nil, "rules to turn on, comma-separated (all: every rule)")
 	f.StringSliceVar(&opts.disable, "disable", nil, "rules to turn off, comma-separated (all: every rule)")
@@ -118,8 +121,12 @@ func runLint(cmd *cobra.Command, opts *lintOptions) error {
 	if err != nil {
 		return usageError("--min-severity: %v", err)
 	}
-	failOn := corpus.Error + 1
-	if f := strings.ToLower(cfg.FailOn); f != "" && f != "none" {
+	// An error is a tool some client drops, rejects or cannot show: lint
+	// fails on one unless told otherwise (--fail-on none).
+	failOn := corpus.Error
+	if f := strings.ToLower(cfg.FailOn); f == "none" {
+		failOn = corpus.Error + 1
+	} else if f != "" {
 		if failOn, err = lint.ParseSeverity(f, ""); err != nil {
 			return usageError("--fail-on: %v (or none)", err)
 		}
@@ -142,7 +149,7 @@ func runLint(cmd *cobra.Command, opts *lintOptions) error {
 	case "sarif":
 		err = rep.WriteSARIF(opts.io.Out, min, toolfind.Version)
 	default:
-		err = rep.WriteText(opts.io.Out, min, opts.verbose)
+		err = rep.WriteTextWidth(opts.io.Out, min, opts.verbose, outputWidth(opts.io.Out))
 	}
 	if err != nil {
 		return err

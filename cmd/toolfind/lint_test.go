@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const hostile = `{"server":"evil","tools":[
@@ -15,9 +19,14 @@ const hostile = `{"server":"evil","tools":[
 
 func TestLintHostileCatalog(t *testing.T) {
 	p := writeFile(t, "evil.json", hostile)
+	// An error finding fails the run (exit 1) unless --fail-on says
+	// otherwise.
 	out, errOut, code := run(t, "lint", "--catalog", p, "--format", "json")
-	if code != 0 {
+	if code != exitCheckFailed || !strings.Contains(errOut, "lint: 1 finding at or above error") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := run(t, "lint", "--catalog", p, "--fail-on", "none"); code != 0 {
+		t.Errorf("--fail-on none: exit %d: %s", code, errOut)
 	}
 	var got struct {
 		Findings []struct {
@@ -57,7 +66,7 @@ func TestLintHostileCatalog(t *testing.T) {
 func TestLintSARIF(t *testing.T) {
 	p := writeFile(t, "evil.json", hostile)
 	out, _, code := run(t, "lint", "--catalog", p, "--format", "sarif", "--client", "all")
-	if code != 0 {
+	if code != exitCheckFailed {
 		t.Fatalf("exit %d", code)
 	}
 	var sarif struct {
@@ -105,7 +114,7 @@ func TestLintConfigFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, code := run(t, "lint", "--catalog", p)
-	if code != 0 || strings.Contains(out, "[schema]") || !strings.Contains(out, "1 note not shown") {
+	if code != 0 || strings.Contains(out, "[schema]") || !strings.Contains(out, "1 info not shown; --min-severity info shows them") {
 		t.Errorf("schema: info should hide the schema finding: exit %d\n%s", code, out)
 	}
 	// fail-on from the file: the duplicate-tool warning fails the run;
@@ -132,13 +141,14 @@ func TestLintConfigFile(t *testing.T) {
 // tool, on every line.
 func TestLintLiveServer(t *testing.T) {
 	fx := buildFixture(t)
-	out, errOut, code := run(t, "lint", "--server", fx+" hostile", "--verbose", "--min-severity", "info")
+	t.Setenv("COLUMNS", "100000") // one line per finding and occurrence
+	out, errOut, code := run(t, "lint", "--server", fx+" hostile", "--verbose", "--min-severity", "info", "--fail-on", "none")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	for _, l := range lines[:len(lines)-1] {
-		if !strings.HasPrefix(l, "misbehaving") {
+		if !strings.HasPrefix(strings.TrimPrefix(l, "  "), "misbehaving") {
 			t.Errorf("line not located by server/tool: %s", l)
 		}
 	}
@@ -150,4 +160,35 @@ func TestLintLiveServer(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestLintFitsAndCatalogWide: lint's lines fit the width (one reached 596
+// columns), continuation lines indented; a finding about the whole
+// catalog (its tool count) is at "catalog", not at line 1 of its first
+// file; severities are worded as --min-severity takes them (info, not
+// note).
+func TestLintFitsAndCatalogWide(t *testing.T) {
+	var tools []string
+	for i := 0; i < 130; i++ {
+		tools = append(tools, fmt.Sprintf(`{"name":"tool_%d","description":"Tool number %d of a long list.","inputSchema":{"type":"object"}}`, i, i))
+	}
+	a := writeFile(t, "a.json", `{"server":"a","tools":[`+strings.Join(tools[:65], ",")+`]}`)
+	b := writeFile(t, "b.json", `{"server":"b","tools":[`+strings.Join(tools[65:], ",")+`]}`)
+	t.Setenv("COLUMNS", "80")
+	out, errOut, code := run(t, "lint", "--catalog", a, "--catalog", b, "--min-severity", "info", "--verbose")
+	require.Equal(t, exitCheckFailed, code, errOut)
+	n, line := longestLine(out)
+	assert.LessOrEqual(t, n, 80, line)
+	// 130 tools over two files: past VS Code Copilot's 128.
+	assert.True(t, strings.HasPrefix(out, "catalog: error: 130 tools; VS Code Copilot sends at most 128 per request"), out)
+	assert.Contains(t, out, "\ncatalog: info: 130 tools; Goose recommends fewer than 25 [goose-tool-count]\n")
+	assert.NotContains(t, out, "a.json:1:1")
+	assert.NotContains(t, out, "note")
+	assert.Regexp(t, `\n1 error, 0 warnings, \d+ info\n$`, out)
+
+	out, _, _ = run(t, "lint", "--catalog", a, "--catalog", b, "--format", "json")
+	assert.Contains(t, out, `"location": {
+        "file": "`+a+`",
+        "catalog": true
+      }`)
 }
