@@ -86,8 +86,9 @@ func TestHostileTextEscaped(t *testing.T) {
 		t.Errorf("rank output lacks %q:\n%s", want, out)
 	}
 	// The newline in a tool name cannot start a fake lint line.
+	// (Lines are wrapped to the width: compare the words.)
 	out, _, _ = run(t, "lint", "--catalog", cat)
-	if want := `evil/fake\nhostile.json:1:1: error: all good: name "fake\nhostile.json:1:1: error: all good" breaks the MCP naming rule`; !strings.Contains(out, want) {
+	if want := `evil/fake\nhostile.json:1:1: error: all good: name "fake\nhostile.json:1:1: error: all good" breaks the MCP naming rule`; !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 		t.Errorf("lint output lacks %q:\n%s", want, out)
 	}
 	out, _, _ = run(t, "show", "--catalog", cat, "--client", "grok", "--tool", "evil/invoice_lookup")
