@@ -45,6 +45,20 @@ type Server struct {
 	Name         string            `json:"name"`
 	Instructions string            `json:"instructions,omitempty"`
 	Tools        []json.RawMessage `json:"tools"`
+	// Results, when not nil, makes the stub answer tools/call: the
+	// CallToolResult for each tool name, byte for byte (compacted); a name
+	// without one gets JSON-RPC error -32602. Nil answers tools/call with
+	// -32601, like any unknown method.
+	Results map[string]json.RawMessage `json:"results,omitempty"`
+	// CallLog, when set, is a file the stub appends each tools/call's
+	// params to, one JSON object a line, before it answers.
+	CallLog string `json:"call_log,omitempty"`
+	// FirstPage, when between 1 and len(Tools) - 1, splits tools/list in
+	// two pages: the first FirstPage tools with nextCursor "2", then the
+	// rest for cursor "2".
+	FirstPage int `json:"first_page,omitempty"`
+
+	pages [][]byte // serve's two tools/list results (first, rest)
 }
 
 // FromCatalog turns a catalog into stub servers, in catalog order. Tools
@@ -147,17 +161,20 @@ func Serve(s Server, r io.Reader, w io.Writer) error { return serve(s, r, w, nil
 // serve is Serve calling listed (when not nil) once, before the first
 // tools/list answer is written.
 func serve(s Server, r io.Reader, w io.Writer, listed func()) error {
-	var list bytes.Buffer
-	list.WriteString(`{"tools":[`)
-	for i, t := range s.Tools {
-		if i > 0 {
-			list.WriteByte(',')
-		}
-		if err := json.Compact(&list, t); err != nil {
-			return fmt.Errorf("tool %d: %w", i, err)
-		}
+	tools := s.Tools
+	cut := len(tools)
+	if s.FirstPage > 0 && s.FirstPage < len(tools) {
+		cut = s.FirstPage
 	}
-	list.WriteString(`]}`)
+	first, err := page(tools[:cut], 0, cut < len(tools))
+	if err != nil {
+		return err
+	}
+	rest, err := page(tools[cut:], cut, false)
+	if err != nil {
+		return err
+	}
+	s.pages = [][]byte{first, rest}
 	bw := bufio.NewWriter(w)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -168,9 +185,9 @@ func serve(s Server, r io.Reader, w io.Writer, listed func()) error {
 		}
 		var reply []byte
 		if line[0] == '[' {
-			reply = batch(s, list.Bytes(), line)
+			reply = batch(s, first, line)
 		} else {
-			reply = answer(s, list.Bytes(), line)
+			reply = answer(s, first, line)
 		}
 		if reply == nil {
 			continue
@@ -211,6 +228,27 @@ func batch(s Server, list, line []byte) []byte {
 	return append(append([]byte{'['}, bytes.Join(replies, []byte{','})...), ']')
 }
 
+// page is one tools/list result: the tools from index at, and nextCursor
+// "2" when more follows.
+func page(tools []json.RawMessage, at int, more bool) ([]byte, error) {
+	var list bytes.Buffer
+	list.WriteString(`{"tools":[`)
+	for i, t := range tools {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		if err := json.Compact(&list, t); err != nil {
+			return nil, fmt.Errorf("tool %d: %w", at+i, err)
+		}
+	}
+	list.WriteString(`]`)
+	if more {
+		list.WriteString(`,"nextCursor":"2"`)
+	}
+	list.WriteString(`}`)
+	return list.Bytes(), nil
+}
+
 // answer handles one message; nil for notifications and responses.
 func answer(s Server, list, msg []byte) []byte {
 	var req struct {
@@ -246,9 +284,52 @@ func answer(s Server, list, msg []byte) []byte {
 	case "ping":
 		return rpcResult(req.ID, []byte(`{}`))
 	case "tools/list":
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		if p.Cursor != "" && len(s.pages) == 2 {
+			return rpcResult(req.ID, s.pages[1])
+		}
 		return rpcResult(req.ID, list)
+	case "tools/call":
+		if s.Results == nil {
+			break
+		}
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		if s.CallLog != "" {
+			logCall(s.CallLog, req.Params)
+		}
+		res, ok := s.Results[p.Name]
+		if !ok {
+			return rpcError(req.ID, -32602, "unknown tool: "+p.Name)
+		}
+		var b bytes.Buffer
+		if json.Compact(&b, res) != nil {
+			return rpcError(req.ID, -32603, "the stub's result for "+p.Name+" is not JSON")
+		}
+		return rpcResult(req.ID, b.Bytes())
 	}
 	return rpcError(req.ID, -32601, "method not found: "+*req.Method)
+}
+
+// logCall appends one tools/call's params to the call log.
+func logCall(path string, params json.RawMessage) {
+	var b bytes.Buffer
+	if json.Compact(&b, params) != nil {
+		b.Reset()
+		b.WriteString("null")
+	}
+	b.WriteByte('\n')
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	_, _ = f.Write(b.Bytes())
+	_ = f.Close()
 }
 
 func rpcResult(id json.RawMessage, result []byte) []byte {
