@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/toolfind/toolfind/ojson"
 )
@@ -40,7 +41,16 @@ type builtin struct {
 	text string
 }
 
-var builtins = mustBuiltins()
+// builtins are parsed on first use (nothing is allocated at init).
+var (
+	builtinsOnce sync.Once
+	builtins     map[string]builtin
+	builtinOrder builtinSet
+)
+
+func loadBuiltins() {
+	builtinsOnce.Do(func() { builtins = mustBuiltins() })
+}
 
 func mustBuiltins() map[string]builtin {
 	var set builtinSet
@@ -67,11 +77,10 @@ func mustBuiltins() map[string]builtin {
 	return out
 }
 
-var builtinOrder builtinSet
-
 // builtinsFor returns the built-in declarations before and after the MCP
 // tools for a run: headless or YOLO, with or without resource tools.
 func builtinsFor(yolo, resources bool) (before, after []builtin) {
+	loadBuiltins()
 	pick := func(names []string) []builtin {
 		var out []builtin
 		for _, n := range names {

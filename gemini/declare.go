@@ -72,6 +72,8 @@ type Entry struct {
 	Why      Reason
 	Detail   string
 	Winner   *corpus.Tool
+	// Cause is the tool the MCP SDK refused (Why == Refused).
+	Cause *corpus.Tool
 	// Text is the declaration as sent (compact JSON), set when Declared.
 	Text   string
 	Tokens int
@@ -124,8 +126,10 @@ func Declare(cat *corpus.Catalog, cfg Config) *Declarations {
 	byName := map[string]*slot{}
 	for _, s := range cat.Servers {
 		refused := ""
+		var cause *corpus.Tool
 		for _, t := range s.Tools {
 			if f, why := Listable(t); why != "" {
+				cause = t
 				refused = fmt.Sprintf("tool %q: %s", t.Name, why)
 				if f != "" {
 					refused = fmt.Sprintf("tool %q, %s: %s", t.Name, f, why)
@@ -138,7 +142,7 @@ func Declare(cat *corpus.Catalog, cfg Config) *Declarations {
 			e := &Entry{Tool: t, Name: name, Short: short}
 			d.All = append(d.All, e)
 			if refused != "" {
-				e.Why, e.Detail = Refused, refused
+				e.Why, e.Detail, e.Cause = Refused, refused, cause
 				continue
 			}
 			if sl, ok := byName[name]; ok {

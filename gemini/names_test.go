@@ -14,7 +14,7 @@ func TestToolNameSpecExamples(t *testing.T) {
 		server, tool, want string
 		short              bool
 	}{
-		{"edge", "echo_tool", "mcp_edge_echo_tool", false},        // 18 [obs]
+		{"edge", "echo_tool", "mcp_edge_echo_tool", false},         // 18 [obs]
 		{"everything", "get-sum", "mcp_everything_get-sum", false}, // 22 [obs]
 		{"my server.v2", "b_c", "mcp_my_server.v2_b_c", false},     // space → _ [obs]
 		{"weather", "forecast/daily", "mcp_weather_forecast_daily", false},

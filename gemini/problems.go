@@ -11,11 +11,11 @@ const (
 	CodeToolLimit     = "gemini-tool-limit"     // more than 512 declarations (§1)
 	CodeServerDropped = "gemini-server-dropped" // Refused (§1)
 	CodeLaterPage     = "gemini-later-page"     // LaterPage (§1 "Pagination")
-	CodeOverwritten   = "gemini-overwritten"    // Overwritten (§2 "Collisions")
+	CodeOverwritten   = "gemini-overwritten"    // Overwritten by another server's tool (§2 "Collisions")
+	CodeDuplicate     = "gemini-duplicate"      // Overwritten by a later definition in the same server
 	CodeShortened     = "gemini-name-length"    // a name over 63 characters (§2)
 	CodeUntrusted     = "gemini-untrusted"      // NoAllowRule (§1, §5)
 	CodeTrustMismatch = "gemini-trust-mismatch" // RuleMissesName (§2)
-	CodeAllowNeeded   = "gemini-allow-needed"   // every server: headless runs need an allow rule (§5)
 )
 
 // Problems implements search.Reporter: per tool definition in catalog
@@ -43,26 +43,30 @@ func (s *Simulator) buildProblems() []corpus.Diagnostic {
 	for _, e := range s.d.All {
 		t := e.Tool
 		if e.Short {
-			diag(corpus.Warning, CodeShortened, t, "name", fmt.Sprintf("Gemini CLI names it %s: mcp_%s_%s is over %d characters, so it keeps the first 30 and the last 30 around \"...\"; the model reads a cut name (and the server still gets %q)",
-				e.Name, t.Server, t.Name, MaxNameLength, t.Name))
+			diag(corpus.Warning, CodeShortened, t, "name", fmt.Sprintf("Gemini CLI's name for it is over %d characters, so the model reads the first 30 and the last 30 around \"...\": %s (the server still gets the original name); shorten server + tool to %d characters or fewer",
+				MaxNameLength, e.Name, MaxNameLength-len(ToolPrefix)-1))
 		}
 		switch e.Why {
 		case Refused:
-			if !dropped[t.Server] {
+			if e.Cause == t && !dropped[t.Server] {
 				dropped[t.Server] = true
-				diag(corpus.Error, CodeServerDropped, t, refusedField(t), "Gemini CLI's MCP SDK refuses the whole tools/list answer ("+e.Detail+"), so none of the server's tools is declared")
+				diag(corpus.Error, CodeServerDropped, t, refusedField(t), "Gemini CLI's MCP SDK refuses the whole tools/list answer because of this tool ("+e.Detail+"), so none of the server's tools is declared")
 			} else {
-				diag(corpus.Error, CodeServerDropped, t, "", "not declared: the server's tools/list answer is refused because of another tool ("+e.Detail+")")
+				diag(corpus.Error, CodeServerDropped, t, "", "not declared: Gemini CLI's MCP SDK refuses the server's tools/list answer because of another tool ("+e.Detail+")")
 			}
 		case LaterPage:
 			diag(corpus.Warning, CodeLaterPage, t, "", "past the first tools/list page: Gemini CLI lists tools once and ignores nextCursor, so the tool is never declared; serve every tool on the first page")
 		case Overwritten:
 			w := e.Winner
-			diag(corpus.Warning, CodeOverwritten, t, "name", fmt.Sprintf("Gemini CLI names it %s, as it names %s/%s; the tool registered last keeps the name (%s/%s here; across servers, whichever connects last), so the model never sees this one; rename one of them",
+			if w.Server == t.Server && w.Name == t.Name {
+				diag(corpus.Warning, CodeDuplicate, t, "name", "the server lists the name again: Gemini CLI keeps the last definition in the first one's place, so the model never sees this one")
+				break
+			}
+			diag(corpus.Warning, CodeOverwritten, t, "name", fmt.Sprintf("Gemini CLI names it %s, as it names %s/%s: the tool registered last keeps the name (%s/%s with servers in this order; servers connect in parallel, so whichever lists its tools last) and the model never sees the other; rename one of them",
 				e.Name, w.Server, w.Name, w.Server, w.Name))
 		case RuleMissesName:
-			diag(corpus.Warning, CodeTrustMismatch, t, "name", fmt.Sprintf("a headless run (gemini -p) denies it although the server is trusted or allowed: the allow rule matches names starting %q and Gemini CLI names the tool %s; rename the server to letters, digits, '_', '-', '.' or ':' (and keep server + tool under 60 characters)",
-				TrustPrefix(t.Server), e.Name))
+			diag(corpus.Warning, CodeTrustMismatch, t, "name", fmt.Sprintf("the allow rule of a trusted or allowed server matches names starting %q, but Gemini CLI names the tool %s, so a headless run (gemini -p) denies it; rename the server to letters, digits, '_', '-', '.' or ':' and keep server + tool to %d characters or fewer",
+				TrustPrefix(t.Server), e.Name, MaxNameLength-len(ToolPrefix)-1))
 		}
 	}
 	// Per server: headless runs need an allow rule.
@@ -79,13 +83,9 @@ func (s *Simulator) buildProblems() []corpus.Diagnostic {
 				n++
 			}
 		}
-		switch {
-		case n > 0:
+		if n > 0 {
 			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: CodeUntrusted, Client: client, File: src[sv], Server: sv,
 				Message: fmt.Sprintf("no allow rule for the server: a headless run (gemini -p) denies its tools and declares none of them (%d %s); give it \"trust\": true, list it in mcp.allowed or pass --allowed-mcp-server-names %s", n, plural(n, "tool", "tools"), sv)})
-		case s.d.Config.AllTrusted && !s.d.Config.YOLO:
-			out = append(out, corpus.Diagnostic{Severity: corpus.Info, Code: CodeAllowNeeded, Client: client, File: src[sv], Server: sv,
-				Message: "a headless run (gemini -p) declares the server's tools only when an allow rule covers it (\"trust\": true, mcp.allowed or --allowed-mcp-server-names); toolfind assumes one (--gemini-trusted lists the servers that have one)"})
 		}
 	}
 	if n := s.d.Count(); n > APILimit {

@@ -89,6 +89,14 @@ type Delivery struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// OriginalCharsOr is OriginalChars when the text was cut, else n.
+func (d Delivery) OriginalCharsOr(n int) int {
+	if d.Truncated {
+		return d.OriginalChars
+	}
+	return n
+}
+
 // part is one Part of the CLI's llmContent.
 type part struct {
 	text   string

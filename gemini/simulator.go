@@ -95,12 +95,13 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		return r, nil
 	}
 	nb := len(s.d.Before) + len(s.d.After)
-	r.Notes = []string{
-		"no tool search: every declared MCP tool is in every request, so each is found at rank 1 whatever the query (the order is the request's, not a ranking)",
-		fmt.Sprintf("every request declares %d functions: %d MCP (≈%d tokens) + %d built-in (≈%d tokens), ≈%d tokens in all", s.d.Count(), len(s.d.MCP), mcp, nb, builtin, total),
+	count := fmt.Sprintf("every request declares %d functions: %d MCP (≈%d tokens) + %d built-in (≈%d tokens), ≈%d tokens in all", s.d.Count(), len(s.d.MCP), mcp, nb, builtin, total)
+	if s.d.Count() > APILimit {
+		count += fmt.Sprintf("; the Gemini API refuses more than %d, so every request fails", APILimit)
 	}
-	if n := s.d.Count(); n > APILimit {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d declarations: the Gemini API refuses a request with more than %d, so every request fails", n, APILimit))
+	r.Notes = []string{
+		"eager loading: Gemini CLI has no tool search; every declared MCP tool is in every request, so each is found at rank 1 whatever the query (the order is the request's, not a ranking)",
+		count,
 	}
 	r.Notes = append(r.Notes, s.notDeclaredNotes()...)
 	r.Extra = map[string]any{"mcp_tools": len(s.d.MCP), "builtin_tools": nb, "mcp_declaration_tokens": mcp,

@@ -110,7 +110,7 @@ func reported(sim search.Simulator, name string) []int {
 		switch {
 		case dupCodes[d.Code]:
 			n++
-		case d.Code == "opencode-key-collision":
+		case d.Code == "opencode-key-collision", d.Code == "gemini-duplicate":
 			n++
 			last = true
 		}

@@ -134,7 +134,7 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			dupSeen[k]++
 			n = dupSeen[k] + 1
 		}
-		if d.Code == "opencode-key-collision" && strings.Contains(d.Message, "("+d.Server+"/"+d.Tool+")") {
+		if d.Code == "opencode-key-collision" && strings.Contains(d.Message, "("+d.Server+"/"+d.Tool+")") || d.Code == "gemini-duplicate" {
 			r.rule = RuleDuplicate // the later definition of the same name replaces this one
 			k := d.Client + "\x00" + d.Code + "\x00" + d.Server + "\x00" + d.Tool
 			dupSeen[k]++
@@ -322,6 +322,8 @@ func causeText(first raw, catalog []string, dd defs) string {
 		return fmt.Sprintf("server %q: an output schema the MCP SDK refuses", srv)
 	case RuleHidden:
 		return fmt.Sprintf("%s: _meta.ui.visibility lacks \"model\"", subject)
+	case RuleGeminiToolLimit:
+		return first.d.Message
 	}
 	if len(catalog) > 0 {
 		return subject + ": " + strings.Join(catalog, "; ")

@@ -31,12 +31,12 @@ func codes(ds []corpus.Diagnostic) string {
 
 func TestNameLengths(t *testing.T) {
 	// server "srv" is 3 characters: a 57-character tool makes 60 (allowed),
-	// 58 makes 61 (too long for Cursor); Gemini's limit is on the tool name
-	// alone: 63 allowed, 64 shortened.
+	// 58 makes 61 (too long for Cursor). Gemini CLI is simulated: its
+	// gemini-name-length comes from the gemini package.
 	cat := catalogOf(t, "srv", strings.Repeat("a", 57), strings.Repeat("b", 58), strings.Repeat("c", 63), strings.Repeat("d", 64))
 	got := codes(Check(cat))
 	want := "cursor-name-length@" + strings.Repeat("b", 58) + " cursor-name-length@" + strings.Repeat("c", 63) +
-		" cursor-name-length@" + strings.Repeat("d", 64) + " gemini-name-length@" + strings.Repeat("d", 64)
+		" cursor-name-length@" + strings.Repeat("d", 64)
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

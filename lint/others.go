@@ -6,8 +6,6 @@
 //     name exceed 60 characters (community guides, not first-party).
 //   - cursor-tool-count: older Cursor warned past 40 MCP tools in total
 //     (community guides, not first-party).
-//   - gemini-name-length: Gemini CLI shortens a name above 63 characters
-//     (first 28 + "___" + last 32 in the older generateValidName).
 //   - vscode-tool-count: VS Code Copilot groups tools into "virtual tools"
 //     from 64 tools on (START_GROUPING_AFTER_TOOL_COUNT) and can never send
 //     more than 128 (HARD_TOOL_LIMIT).
@@ -29,7 +27,6 @@ import (
 const (
 	CursorNameLimit    = 60  // server name + tool name
 	CursorToolLimit    = 40  // total MCP tools
-	GeminiNameLimit    = 63  // characters before shortening
 	VSCodeGroupingFrom = 64  // START_GROUPING_AFTER_TOOL_COUNT
 	VSCodeHardLimit    = 128 // HARD_TOOL_LIMIT
 	GooseToolAdvice    = 25  // "fewer than 25 tools"
@@ -49,11 +46,6 @@ func Check(cat *corpus.Catalog) []corpus.Diagnostic {
 			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: "cursor-name-length", Client: "cursor",
 				File: src, Server: t.Server, Tool: t.Name, Field: "name",
 				Message: fmt.Sprintf("server + tool name is %d characters; Cursor accepts at most %d", n, CursorNameLimit)})
-		}
-		if n := utf8.RuneCountInString(t.Name); n > GeminiNameLimit {
-			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: "gemini-name-length", Client: "gemini-cli",
-				File: src, Server: t.Server, Tool: t.Name, Field: "name",
-				Message: fmt.Sprintf("name is %d characters; Gemini CLI shortens names above %d", n, GeminiNameLimit)})
 		}
 	}
 	n := len(tools)

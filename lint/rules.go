@@ -32,6 +32,10 @@ const (
 	RuleCursorNameLength = "cursor-name-length"
 	RuleCursorToolCount  = "cursor-tool-count"
 	RuleGeminiNameLength = "gemini-name-length"
+	RuleGeminiToolLimit  = "gemini-tool-limit"
+	RuleGeminiLaterPage  = "gemini-later-page"
+	RuleGeminiUntrusted  = "gemini-untrusted"
+	RuleGeminiTrustName  = "gemini-trust-mismatch"
 	RuleVSCodeToolCount  = "vscode-tool-count"
 	RuleGooseToolCount   = "goose-tool-count"
 	RuleOther            = "other" // a client code lint does not know yet
@@ -73,7 +77,11 @@ var Rules = []RuleInfo{
 	{RuleBuiltinOutranks, corpus.Warning, "a Claude Code built-in outranks the tool for its own name's words", "claude.md §1 (deferred built-ins)"},
 	{RuleCursorNameLength, corpus.Warning, "Cursor: server + tool name over 60 characters", "others.md (Cursor)"},
 	{RuleCursorToolCount, corpus.Info, "Cursor: more than 40 tools in total", "others.md (Cursor)"},
-	{RuleGeminiNameLength, corpus.Warning, "Gemini CLI: a name over 63 characters is shortened", "others.md (Gemini CLI)"},
+	{RuleGeminiNameLength, corpus.Warning, "Gemini CLI: mcp_{server}_{tool} over 63 characters is cut to its first 30 and last 30 characters around \"...\"", "gemini.md §2"},
+	{RuleGeminiToolLimit, corpus.Error, "Gemini CLI: more than 512 function declarations in one request, which the Gemini API refuses", "gemini.md §1"},
+	{RuleGeminiLaterPage, corpus.Warning, "Gemini CLI: a tool past the first tools/list page is never declared", "gemini.md §1 (pagination)"},
+	{RuleGeminiUntrusted, corpus.Warning, "Gemini CLI: a server with no allow rule declares no tool in a headless run", "gemini.md §1, §5"},
+	{RuleGeminiTrustName, corpus.Warning, "Gemini CLI: the allow rule mcp_{server}_* cannot match the server's tool names (a replaced character or a cut name), so headless runs deny them", "gemini.md §2 (policies)"},
 	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
 	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
 	{RuleOther, corpus.Warning, "a client finding lint does not classify yet (its code is kept)", "the client's package"},
@@ -158,8 +166,16 @@ var codeRule = map[string]struct {
 	"opencode-key-collision":         {RuleNameCollision, perTool},
 	"opencode-sanitized":             {RuleToolName, perTool},
 
+	"gemini-server-dropped": {RuleSchema, perTool},
+	"gemini-overwritten":    {RuleNameCollision, perTool},
+	"gemini-duplicate":      {RuleDuplicate, perTool},
+	"gemini-name-length":    {RuleGeminiNameLength, perTool},
+	"gemini-later-page":     {RuleGeminiLaterPage, perServer},
+	"gemini-untrusted":      {RuleGeminiUntrusted, perServer},
+	"gemini-trust-mismatch": {RuleGeminiTrustName, perServer},
+	"gemini-tool-limit":     {RuleGeminiToolLimit, perCatalog},
+
 	RuleCursorNameLength: {RuleCursorNameLength, perTool},
-	RuleGeminiNameLength: {RuleGeminiNameLength, perTool},
 	RuleCursorToolCount:  {RuleCursorToolCount, perCatalog},
 	RuleVSCodeToolCount:  {RuleVSCodeToolCount, perCatalog},
 	RuleGooseToolCount:   {RuleGooseToolCount, perCatalog},
@@ -171,6 +187,7 @@ var serverDrop = map[string]bool{
 	"claude-server-dropped":   true,
 	"codex-server-tools-list": true,
 	"opencode-server-dropped": true,
+	"gemini-server-dropped":   true,
 }
 
 // effects are the short consequences of client codes in grouped findings.
@@ -179,6 +196,14 @@ var effects = map[string]string{
 	"claude-server-dropped":          "drops",
 	"codex-server-tools-list":        "drops",
 	"opencode-server-dropped":        "drops",
+	"gemini-server-dropped":          "drops",
+	"gemini-name-length":             "cuts the name of",
+	"gemini-later-page":              "never declares",
+	"gemini-trust-mismatch":          "denies in headless runs",
+	"gemini-untrusted":               "declares nothing in headless runs of",
+	"gemini-overwritten":             "never declares (another tool registered later takes the name)",
+	"gemini-duplicate":               "keeps the last definition of",
+	"gemini-tool-limit":              "sends, in every request, the tools of",
 	"codex-server-name":              "does not register",
 	"claude-tool-skipped":            "skips",
 	"codex-schema-rejected":          "skips",
@@ -200,7 +225,7 @@ var effects = map[string]string{
 
 // unsimulated are the rules of clients toolfind does not simulate
 // (others.go): their diagnostics state cause and client together.
-var unsimulated = map[string]bool{RuleCursorNameLength: true, RuleCursorToolCount: true, RuleGeminiNameLength: true, RuleVSCodeToolCount: true, RuleGooseToolCount: true}
+var unsimulated = map[string]bool{RuleCursorNameLength: true, RuleCursorToolCount: true, RuleVSCodeToolCount: true, RuleGooseToolCount: true}
 
 // suppressed codes are covered by a lint rule that checks more (every
 // definition, every model-read field).

@@ -30,4 +30,5 @@ func Example() {
 	// codex@0.171.0     cut       40153 bytes shown
 	// grok@1.0.0        cut       20129 bytes shown
 	// opencode@1.18.33  cut       51491 bytes shown
+	// gemini@0.61.0     cut       40230 bytes shown
 }

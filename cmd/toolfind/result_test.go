@@ -80,7 +80,7 @@ func TestResultDoneWhen(t *testing.T) {
 	quoted, _ := json.Marshal(text)
 	file := writeFile(t, "big.json", `{"content":[{"type":"text","text":`+string(quoted)+`}]}`)
 	rep := runResultJSON(t, "--file", file)
-	if len(rep.Results) != 4 {
+	if len(rep.Results) != 5 {
 		t.Fatalf("%d clients", len(rep.Results))
 	}
 	byClient := map[string]int{}

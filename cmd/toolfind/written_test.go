@@ -51,7 +51,7 @@ func TestRankPromptMongoDB(t *testing.T) {
 	calls := map[string][]string{}
 	found := map[string]bool{}
 	for _, r := range got.Results {
-		if r.Strategy == "catalog" || r.Client == "opencode@1.18.33" {
+		if r.Strategy == "catalog" || r.Client == "opencode@1.18.33" || r.Client == "gemini@0.61.0" {
 			continue
 		}
 		var c bytes.Buffer
