@@ -106,11 +106,11 @@ func TestNotesVerbatim(t *testing.T) {
 	// the prompt in one tool, which no prompt manages (0%).
 	assert.Equal(t, map[string]float64{
 		"claude@2.1.332": 0.6, "grok@1.0.0": 0.7, "codex@0.171.0": 0, "codex-search@0.171.0": 0.7,
-		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 0.9,
+		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 0.9, "gemini@0.61.0": 1,
 	}, figures(rep.Clients, false))
 	assert.Equal(t, map[string]float64{
 		"claude@2.1.332": 1, "grok@1.0.0": 1, "codex@0.171.0": 0.5, "codex-search@0.171.0": 1,
-		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 1,
+		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 1, "gemini@0.61.0": 1,
 	}, figures(rep.Clients, true))
 
 	// archive_note, the most missed tool, is edited first: the hint
