@@ -66,7 +66,10 @@ import (
 // are assumed to decide the same (ApprovalInfo notes it). Releases before
 // 2.1.283 (the 2.1.88 profile) were not measured: not simulated.
 
-var _ search.Approver = (*Simulator)(nil)
+var (
+	_ search.Approver      = (*Simulator)(nil)
+	_ search.ServerAllower = (*Simulator)(nil)
+)
 
 // Permission modes (seed: "five of Claude Code's six permission modes"),
 // in the order Claude Code cycles through them; default first.
@@ -111,6 +114,12 @@ func (s *Simulator) ApprovalInfo() search.ApprovalInfo {
 		info.Notes = []string{"decisions as measured on Claude Code " + measuredRelease + "; assumed unchanged in " + s.prof.Version}
 	}
 	return info
+}
+
+// AllowServerRule implements search.ServerAllower: mcp__SERVER__* with
+// the server's name as the model sees it.
+func (s *Simulator) AllowServerRule(server string) string {
+	return "mcp__" + search.SanitizeName(server) + "__*"
 }
 
 // permRule is a parsed Claude Code MCP permission rule: Server alone
@@ -163,22 +172,22 @@ func (r permRule) matches(wire, srv string) bool {
 	return r.server == srv || r.name != "" && r.name == wire
 }
 
-// Approve implements search.Approver.
+// Approve implements search.Approver. t is decided as given (for a
+// repeated name, pass the first definition: the one Claude Code keeps).
 func (s *Simulator) Approve(t *corpus.Tool, mode string, rules []search.Rule) search.Verdict {
 	s.maps()
 	e := s.byID[t.ID()]
 	if e != nil && !e.mcp {
 		e = nil // a Claude Code built-in, not this MCP tool
 	}
-	if e != nil {
-		// A repeated name: Claude Code keeps the first definition.
-		t = e.tool
-	}
 	v := approveIn(e, t, mode, rules)
-	if t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint {
+	switch {
+	case v.NotOffered:
+		v.ParallelBecause = "never called"
+	case t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint:
 		v.Parallel = true
 		v.ParallelBecause = "readOnlyHint is true: Claude Code runs it at the same time as other read-only calls"
-	} else {
+	default:
 		v.ParallelBecause = "no readOnlyHint: true, so Claude Code runs it alone, one call after another"
 	}
 	return v
@@ -187,7 +196,7 @@ func (s *Simulator) Approve(t *corpus.Tool, mode string, rules []search.Rule) se
 // approveIn takes the steps of the package notes above.
 func approveIn(e *entry, t *corpus.Tool, mode string, rules []search.Rule) search.Verdict {
 	if e == nil {
-		return search.Verdict{Decision: search.Deny, Because: "Claude Code does not offer this tool to its model (see lint)"}
+		return search.Verdict{Decision: search.Deny, NotOffered: true, Because: "Claude Code does not offer this tool to its model (see lint)"}
 	}
 	wire, srv := e.name, e.name[len("mcp__"):e.bareAt-2]
 	var allow string

@@ -56,9 +56,27 @@ import (
 // called: deny.
 
 var (
-	_ search.Approver = (*CodeMode)(nil)
-	_ search.Approver = (*ToolSearch)(nil)
+	_ search.Approver      = (*CodeMode)(nil)
+	_ search.Approver      = (*ToolSearch)(nil)
+	_ search.ServerAllower = (*CodeMode)(nil)
+	_ search.ServerAllower = (*ToolSearch)(nil)
 )
+
+// allowServer is the setting that approves every tool of a server: its
+// default_tools_approval_mode set to approve (§6.1), the name quoted
+// when it is not a bare TOML key.
+func allowServer(server string) string {
+	if server != "" && strings.Trim(server, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == "" {
+		return "mcp_servers." + server + ".default_tools_approval_mode=approve"
+	}
+	return `mcp_servers."` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(server) + `".default_tools_approval_mode=approve`
+}
+
+// AllowServerRule implements search.ServerAllower.
+func (m *CodeMode) AllowServerRule(server string) string { return allowServer(server) }
+
+// AllowServerRule implements search.ServerAllower.
+func (s *ToolSearch) AllowServerRule(server string) string { return allowServer(server) }
 
 // AppToolApproval values (§6.1), the default first.
 const (
@@ -309,14 +327,15 @@ func sessionOf(rules []search.Rule) session {
 	return s
 }
 
-// approve decides one tool: the steps of the notes above.
+// approve decides one tool as given (for a repeated name, the caller
+// passes the first definition: the one Codex keeps), by the steps of the
+// notes above.
 func approve(all *AllTools, t *corpus.Tool, column string, rules []search.Rule) search.Verdict {
 	e, ok := all.Entry(t.ID())
 	if !ok || e.Tool == nil {
-		return search.Verdict{Decision: search.Deny, Because: "Codex does not offer this tool to its model (see lint)",
+		return search.Verdict{Decision: search.Deny, NotOffered: true, Because: "Codex does not offer this tool to its model (see lint)",
 			ParallelBecause: "never called"}
 	}
-	t = e.Tool // the definition Codex registered
 	s := sessionOf(rules)
 	ann := t.Annotations
 	readOnly := ann.ReadOnlyHint != nil && *ann.ReadOnlyHint

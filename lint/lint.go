@@ -21,7 +21,8 @@
 //     keeps (asked of each client's simulator over that name alone),
 //     model-directed text in every text a model reads (ScanText), and the
 //     findability rules, computed by running the simulators' searches
-//     (findability.go).
+//     (findability.go), and the approval rules, computed by the clients'
+//     permission checks (approvals.go).
 //  5. Apply the configuration (rule selection, per-rule severity) and sort:
 //     severity, then file, line and column.
 //
@@ -127,6 +128,7 @@ func Run(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, opts
 	if cfg.enabled(RuleInjection) || cfg.enabled(RuleHiddenUnicode) || cfg.enabled(RuleEncoded) {
 		findings = append(findings, textFindings(cat, dd, keep, loc)...)
 	}
+	findings = append(findings, approvalFindings(cat, sims, dd, loc, cfg)...)
 	ff, err := findability(ctx, cat, sims, dd, loc, cfg, collectCuts(diags))
 	if err != nil {
 		return nil, err

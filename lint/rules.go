@@ -41,6 +41,14 @@ const (
 	RuleOther            = "other" // a client code lint does not know yet
 )
 
+// Approval rule ids (approvals.go).
+const (
+	RuleDestructiveUnmarked = "destructive-unmarked"
+	RuleReadOnlyWrites      = "readonly-writes"
+	RuleInteractionDontAsk  = "interaction-dontask"
+	RuleServerUnannotated   = "server-unannotated"
+)
+
 // RuleInfo documents one rule.
 type RuleInfo struct {
 	ID       string          `json:"id"`
@@ -75,6 +83,10 @@ var Rules = []RuleInfo{
 	{RuleNameUnrelated, corpus.Info, "Claude Code: the name shares no word with the description's first sentence, so the deferred name list says nothing", "claude.md §1, background §2 (deferred names)"},
 	{RuleCutDistinct, corpus.Warning, "the words that set the tool apart from its siblings come after a client's cut", "claude.md §3; opencode.md C.2"},
 	{RuleBuiltinOutranks, corpus.Warning, "a Claude Code built-in outranks the tool for its own name's words", "claude.md §1 (deferred built-ins)"},
+	{RuleDestructiveUnmarked, corpus.Warning, "the name or description says the tool deletes, drops, sends or pays, but it has no destructiveHint", "seed \"Notes on MCP Design\" (Annotations); codex.md §6.1"},
+	{RuleReadOnlyWrites, corpus.Warning, "readOnlyHint: true on a tool that says it writes: clients run it without asking or in parallel", "codex.md §6.1, §6.2; seed \"Notes on MCP Design\" (parallel calls)"},
+	{RuleInteractionDontAsk, corpus.Info, "_meta anthropic/requiresUserInteraction: Claude Code asks on every call and its dontAsk mode refuses the tool", "seed \"Notes on MCP Design\" (Annotations)"},
+	{RuleServerUnannotated, corpus.Warning, "no tool of the server has annotations: every call asks in Codex and none runs in parallel", "codex.md §6.1, §6.2"},
 	{RuleCursorNameLength, corpus.Warning, "Cursor: server + tool name over 60 characters", "others.md (Cursor)"},
 	{RuleCursorToolCount, corpus.Info, "Cursor: more than 40 tools in total", "others.md (Cursor)"},
 	{RuleGeminiNameLength, corpus.Warning, "Gemini CLI: mcp_{server}_{tool} over 63 characters is cut to its first 30 and last 30 characters around \"...\"", "gemini.md §2"},

@@ -129,6 +129,9 @@ type Verdict struct {
 	// rule "mcp__demo__*" matches`; ParallelBecause the same for Parallel.
 	Because         string `json:"because"`
 	ParallelBecause string `json:"parallel_because"`
+	// NotOffered marks a tool the client never offers its model (dropped,
+	// skipped, hidden): the decision is Deny, Parallel false.
+	NotOffered bool `json:"not_offered,omitempty"`
 }
 
 // Approver is implemented by simulators whose client's permission check
@@ -142,6 +145,14 @@ type Approver interface {
 	// modes ApprovalInfo lists as simulated, under rules (each parsed by
 	// this Approver). It must be deterministic and safe for concurrent use.
 	Approve(t *corpus.Tool, mode string, rules []Rule) Verdict
+}
+
+// ServerAllower is implemented by approvers whose rule syntax can allow
+// every tool of one server (Claude Code's mcp__SERVER__*), so that lint
+// can say what a tool's annotations change for a user who allowed its
+// server. The rule must parse with ParseApprovalRule.
+type ServerAllower interface {
+	AllowServerRule(server string) string
 }
 
 // Approvers returns one Approver per approval client among sims, in the

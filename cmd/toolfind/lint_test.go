@@ -44,7 +44,8 @@ func TestLintHostileCatalog(t *testing.T) {
 	for _, f := range got.Findings {
 		rules = append(rules, f.Severity+" "+f.Rule+" "+f.Location.Server+"/"+f.Location.Tool)
 	}
-	want := "error schema evil/nullprops,warning duplicate-tool evil/dup"
+	// evil annotates no tool: server-unannotated (every call asks in Codex).
+	want := "error schema evil/nullprops,warning server-unannotated evil/,warning duplicate-tool evil/dup"
 	if strings.Join(rules, ",") != want {
 		t.Errorf("findings %v, want %s", rules, want)
 	}
@@ -117,12 +118,12 @@ func TestLintConfigFile(t *testing.T) {
 	if code != 0 || strings.Contains(out, "[schema]") || !strings.Contains(out, "1 info not shown; --min-severity info shows them") {
 		t.Errorf("schema: info should hide the schema finding: exit %d\n%s", code, out)
 	}
-	// fail-on from the file: the duplicate-tool warning fails the run;
-	// the flag overrides the file.
+	// fail-on from the file: the duplicate-tool and server-unannotated
+	// warnings fail the run; the flag overrides the file.
 	if err := os.WriteFile(cfg, []byte("lint:\n  fail-on: warning\n  rules:\n    schema: info\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, code := run(t, "lint", "--catalog", p); code != exitCheckFailed || !strings.Contains(errOut, "lint: 1 finding at or above warning") {
+	if _, errOut, code := run(t, "lint", "--catalog", p); code != exitCheckFailed || !strings.Contains(errOut, "lint: 2 findings at or above warning") {
 		t.Errorf("fail-on warning from the file: exit %d, stderr %q", code, errOut)
 	}
 	if _, _, code := run(t, "lint", "--catalog", p, "--fail-on", "none"); code != 0 {
