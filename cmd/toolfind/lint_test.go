@@ -185,7 +185,8 @@ func TestLintFitsAndCatalogWide(t *testing.T) {
 	assert.Contains(t, out, "\ncatalog: info: 130 tools; Goose recommends fewer than 25 [goose-tool-count]\n")
 	assert.NotContains(t, out, "a.json:1:1")
 	assert.NotContains(t, out, "note")
-	assert.Regexp(t, `\n1 error, 0 warnings, \d+ info\n$`, out)
+	// The two warnings: neither server annotates a tool (server-unannotated).
+	assert.Regexp(t, `\n1 error, 2 warnings, \d+ info\n$`, out)
 
 	out, _, _ = run(t, "lint", "--catalog", a, "--catalog", b, "--format", "json")
 	assert.Contains(t, out, `"location": {
