@@ -203,7 +203,10 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	// Too many clients for the width: the tool column keeps 16 and lines
 	// run over; the per-client view (--by-client) is the way out.
 
-	fmt.Fprintf(w, "%s — %s, %s\n", esc(textfit.ShortenMiddle(strconv.Quote(query), width-30)), count(len(order)+more, "tool", "tools")+" shown by at least one client", "ranks per client")
+	title := esc(textfit.ShortenMiddle(strconv.Quote(query), 2*width)) + " — " + count(len(order)+more, "tool", "tools") + " shown by at least one client, ranks per client"
+	for _, l := range textfit.Wrap(title, width) {
+		fmt.Fprintln(w, l)
+	}
 	// With --prompt, each client's model wrote its own call: show it whole
 	// before the ranks it produced, folded at the width (continuation
 	// lines indented; the call is the lines joined without separators).
@@ -211,12 +214,7 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 		if c.r.Call == nil {
 			continue
 		}
-		text := []rune(fmt.Sprintf("%s call (%s writer): %s", c.name, c.r.Writer, callText(c.r.Call)))
-		first, rest := max(width-2, 20), max(width-4, 20)
-		fmt.Fprintf(w, "  %s\n", string(text[:min(first, len(text))]))
-		for i := min(first, len(text)); i < len(text); i += rest {
-			fmt.Fprintf(w, "    %s\n", string(text[i:min(i+rest, len(text))]))
-		}
+		writeFolded(w, fmt.Sprintf("%s call (%s writer): %s", c.name, c.r.Writer, callText(c.r.Call)), "  ", width)
 	}
 	line := func(first string, each func(j int) string) {
 		var b strings.Builder
@@ -287,4 +285,34 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	}
 	say("--by-client for each client's own list, --explain for the scores, --shown for what each model reads")
 	return nil
+}
+
+// writeFolded writes text after indent, folded to width: continuation
+// lines are indented two more, and the text is the lines joined without
+// separators (a call can be copied back whole). A line breaks after the
+// last blank, comma, semicolon or ⏎ that leaves it at least half full,
+// else at the width, so tokens stay whole where they can. A width of 0
+// does not fold.
+func writeFolded(w io.Writer, text, indent string, width int) {
+	if width <= 0 {
+		fmt.Fprintln(w, indent+text)
+		return
+	}
+	r := []rune(text)
+	prefix := indent
+	for len(r) > 0 {
+		room := max(width-utf8.RuneCountInString(prefix), 20)
+		n := min(room, len(r))
+		if n < len(r) {
+			for i := n; i > room/2; i-- {
+				if c := r[i-1]; c == ' ' || c == ',' || c == ';' || c == '⏎' {
+					n = i
+					break
+				}
+			}
+		}
+		fmt.Fprintln(w, prefix+string(r[:n]))
+		r = r[n:]
+		prefix = indent + "  "
+	}
 }

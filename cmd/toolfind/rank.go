@@ -244,7 +244,7 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 		}
 		fmt.Fprintf(w, "%s — %d %s, limit %d, model reads %d tokens\n", esc(title), len(r.Hits), plural(len(r.Hits), "hit", "hits"), r.Limit, r.ShownTokens)
 		if r.Call != nil {
-			fmt.Fprintf(w, "  call (%s writer): %s\n", esc(r.Writer), esc(callText(r.Call)))
+			writeFolded(w, fmt.Sprintf("call (%s writer): %s", esc(r.Writer), esc(callText(r.Call))), "  ", opts.width)
 		}
 		if r.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", esc(r.Error))
