@@ -12,7 +12,7 @@ import (
 	"github.com/toolfind/toolfind/search"
 )
 
-// fakeApprover is a client whose rules are "ok:SERVER" (allow a server)
+// fakeApprover is a client whose rules are "ok=SERVER" (allow a server)
 // and whose "bad:" rules are its syntax but unusable. Mode "strict" asks
 // for everything not allowed; "lax" runs everything; "magic" is listed but
 // not simulated.
@@ -27,7 +27,7 @@ func (f fakeApprover) Search(context.Context, search.Query) (search.Result, erro
 func (f fakeApprover) ApprovalInfo() search.ApprovalInfo {
 	return search.ApprovalInfo{Client: search.ClientID{Name: f.id.Name, Version: "1"},
 		Modes:      []search.ApprovalMode{{Name: "strict"}, {Name: "lax"}, {Name: "magic", NotSimulated: "a classifier"}},
-		RuleSyntax: "ok:SERVER"}
+		RuleSyntax: "ok=SERVER"}
 }
 func (f fakeApprover) ParseApprovalRule(kind search.RuleKind, text string) (any, error) {
 	switch {
@@ -98,9 +98,9 @@ func TestParseRules(t *testing.T) {
 		rule    search.RuleText
 		wantErr string
 	}{
-		{search.RuleText{Kind: search.Allow, Text: "nothing"}, `--allow "nothing": no selected client reads this rule: alpha@1 reads ok:SERVER; beta@1 reads ok:SERVER`},
+		{search.RuleText{Kind: search.Allow, Text: "nothing"}, `--allow "nothing": no selected client reads this rule: alpha@1 reads ok=SERVER; beta@1 reads ok=SERVER`},
 		{search.RuleText{Kind: search.Allow, Text: "bad=x"}, `--allow "bad=x": alpha@1: bad rule`},
-		{search.RuleText{Kind: search.DenyRule, Text: "alpha:zzz"}, `--deny "alpha:zzz": alpha@1: "zzz": not a rule in this client's syntax; it reads ok:SERVER`},
+		{search.RuleText{Kind: search.DenyRule, Text: "alpha:zzz"}, `--deny "alpha:zzz": alpha@1: "zzz": not a rule in this client's syntax; it reads ok=SERVER`},
 		{search.RuleText{Kind: search.Allow, Text: "  "}, `--allow "  ": empty rule`},
 	} {
 		_, _, err := search.ParseRules(apps, []search.RuleText{tc.rule})
@@ -156,4 +156,66 @@ func TestDecide(t *testing.T) {
 	if m := (search.ApprovalInfo{Modes: []search.ApprovalMode{{Name: "auto", NotSimulated: "x"}}}).DefaultMode(); m != "" {
 		t.Errorf("DefaultMode of an unsimulated default = %q, want empty", m)
 	}
+}
+
+func FuzzParseRules(f *testing.F) {
+	for _, s := range []string{"ok=demo", "alpha:ok=x", "beta:bad=1", "bad=", ":", "alpha:", "zzz", " "} {
+		f.Add(s, false)
+	}
+	apps := []search.Approver{fakeApprover{search.ClientID{Name: "alpha", Version: "1"}}, fakeApprover{search.ClientID{Name: "beta", Version: "1"}}}
+	f.Fuzz(func(t *testing.T, text string, deny bool) {
+		kind := search.Allow
+		if deny {
+			kind = search.DenyRule
+		}
+		got, _, err := search.ParseRules(apps, []search.RuleText{{Kind: kind, Text: text}})
+		if err != nil {
+			var re *search.RuleError
+			if !errors.As(err, &re) || !strings.Contains(err.Error(), kind.Flag()) {
+				t.Fatalf("%q: error %v is not a RuleError naming %s", text, err, kind.Flag())
+			}
+			return
+		}
+		n := 0
+		for id, rules := range got {
+			if id.Name != "alpha" && id.Name != "beta" {
+				t.Fatalf("%q: rules for %v", text, id)
+			}
+			for _, r := range rules {
+				if r.Kind != kind || r.Parsed == nil {
+					t.Fatalf("%q: rule %+v", text, r)
+				}
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%q: no error and no rule", text)
+		}
+	})
+}
+
+// ExampleParseRules: a rule goes to the clients that read its syntax; a
+// "client:" prefix picks one.
+func ExampleParseRules() {
+	alpha := fakeApprover{search.ClientID{Name: "alpha", Version: "1"}}
+	beta := fakeApprover{search.ClientID{Name: "beta", Version: "1"}}
+	rules, _, err := search.ParseRules([]search.Approver{alpha, beta}, []search.RuleText{
+		{Kind: search.Allow, Text: "ok=demo"},
+		{Kind: search.DenyRule, Text: "beta:ok=other"},
+	})
+	if err != nil {
+		fmt.Println(err)
+	}
+	for _, id := range []search.ClientID{{Name: "alpha", Version: "1"}, {Name: "beta", Version: "1"}} {
+		for _, r := range rules[id] {
+			fmt.Printf("%s: %s %s\n", id, r.Kind, r.Text)
+		}
+	}
+	_, _, err = search.ParseRules([]search.Approver{alpha}, []search.RuleText{{Kind: search.Allow, Text: "mcp__demo__*"}})
+	fmt.Println(err)
+	// Output:
+	// alpha@1: allow ok=demo
+	// beta@1: allow ok=demo
+	// beta@1: deny ok=other
+	// --allow "mcp__demo__*": no selected client reads this rule: alpha@1 reads ok=SERVER
 }

@@ -265,3 +265,31 @@ func TestShowNotesApproval(t *testing.T) {
 		t.Errorf("show text lacks the approval note:\n%s", text)
 	}
 }
+
+// TestApprovalsLiveServer: a live server's tools are decided like a
+// catalog's (its tools have no annotations: Claude asks, and Codex, whose
+// approval_policy=never cannot ask, refuses under the default sandbox).
+func TestApprovalsLiveServer(t *testing.T) {
+	fx := buildFixture(t)
+	out, errOut, code := run(t, "approvals", "--server", fx+" ok", "--client", "claude,codex", "--allow", "codex:approval_policy=never", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep approvalJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rep.Approvals {
+		if r.Mode == "default" || r.Mode == "auto" {
+			got = append(got, r.Client+" "+r.Tool+" "+r.Decision)
+		}
+	}
+	want := []string{
+		"claude@2.1.332 misbehaving/echo ask", "claude@2.1.332 misbehaving/add ask",
+		"codex@0.171.0 misbehaving/echo deny", "codex@0.171.0 misbehaving/add deny",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
