@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,7 @@ func (e *APIError) Error() string {
 	if e.Transport != nil {
 		return e.Transport.Error()
 	}
-	return fmt.Sprintf("%d %s: %s", e.Status, statusText(e.Status), e.Message)
+	return fmt.Sprintf("%d %s: %s", e.Status, http.StatusText(e.Status), e.Message)
 }
 
 // Unwrap returns the transport failure.
@@ -86,13 +87,13 @@ func KeyVar(api string) string {
 func StatusError(status int, message, retryAfter string) *APIError {
 	e := &APIError{Status: status, Message: strings.TrimSpace(message)}
 	if e.Message == "" {
-		e.Message = statusText(status)
+		e.Message = http.StatusText(status)
 	}
 	e.Message = clip(e.Message, 300)
 	if retryAfter != "" {
 		if n, err := strconv.Atoi(retryAfter); err == nil && n >= 0 {
 			e.RetryAfter = time.Duration(n) * time.Second
-		} else if t, err := parseHTTPTime(retryAfter); err == nil {
+		} else if t, err := http.ParseTime(retryAfter); err == nil {
 			e.RetryAfter = time.Until(t)
 		}
 		e.RetryAfter = min(max(e.RetryAfter, 0), 60*time.Second)
