@@ -109,27 +109,37 @@ func TestScheduleError(t *testing.T) {
 
 // TestScheduleKept: a finished job's kept bytes shrink the room. Room 50:
 // 30 and 20 start together; 30 keeps 25, so 25 is left and the jobs of 20
-// and 10 no longer fit together: they run one at a time.
+// and 10 no longer fit together: they run one at a time, whichever of the
+// first two ends first (1 first: 2 starts beside 0, whose end leaves 25,
+// 20 of it used, so 3 waits for 2). Job 2 waits a while for job 3 to
+// start beside it, which it must not; without kept bytes it would.
 func TestScheduleKept(t *testing.T) {
 	var mu sync.Mutex
 	var starts []int
-	running, most := 0, 0
+	started3 := make(chan struct{})
+	overlap := false
+	running := map[int]bool{}
 	_, err := schedule(4, []int64{30, 20, 20, 10}, []int64{25, 0, 0, 0}, 50, 2, func(i int) error {
 		mu.Lock()
 		starts = append(starts, i)
-		running++
-		if i >= 2 {
-			most = max(most, running)
-		}
+		running[i] = true
+		overlap = overlap || running[2] && running[3]
 		mu.Unlock()
-		time.Sleep(time.Duration(1+i%2) * 5 * time.Millisecond) // 0 ends before 1
+		switch i {
+		case 2:
+			select {
+			case <-started3:
+			case <-time.After(100 * time.Millisecond):
+			}
+		case 3:
+			close(started3)
+		}
 		mu.Lock()
-		running--
+		delete(running, i)
 		mu.Unlock()
 		return nil
 	})
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []int{0, 1}, starts[:2])
-	assert.Equal(t, []int{2, 3}, starts[2:])
-	assert.Equal(t, 1, most, "jobs 2 and 3 ran beside another job")
+	assert.ElementsMatch(t, []int{0, 1, 2, 3}, starts)
+	assert.False(t, overlap, "jobs 2 and 3 ran side by side")
 }
