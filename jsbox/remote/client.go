@@ -29,6 +29,11 @@ type Config struct {
 	Stderr io.Writer
 	// StartTimeout bounds the start and handshake (default 30 s).
 	StartTimeout time.Duration
+	// Overrun is how long past a run's time limit the program may take
+	// to answer before it is killed (default 30 s): the hard time limit
+	// behind the engine's own, for a script stuck in one step the engine
+	// cannot interrupt. The run, and every later one, then fails.
+	Overrun time.Duration
 }
 
 // Engine is a jsbox.Engine that runs scripts in a child program,
@@ -40,8 +45,11 @@ type Engine struct {
 	wmu  sync.Mutex // serialises the encoding of lines
 	line lineEncoder
 
+	overrun time.Duration
+
 	mu       sync.Mutex
 	searches map[int64]jsbox.SearchFunc // the runs in flight
+	stopped  error                      // why the program was killed (Overrun)
 }
 
 var _ jsbox.Engine = (*Engine)(nil)
@@ -55,7 +63,10 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Name == "" {
 		cfg.Name = filepath.Base(cfg.Program)
 	}
-	e := &Engine{name: cfg.Name, searches: map[int64]jsbox.SearchFunc{}}
+	if cfg.Overrun <= 0 {
+		cfg.Overrun = 30 * time.Second
+	}
+	e := &Engine{name: cfg.Name, overrun: cfg.Overrun, searches: map[int64]jsbox.SearchFunc{}}
 	e.p = pipeprog.New(pipeprog.Config[reply]{Program: cfg.Program, Args: cfg.Args, Name: cfg.Name, Env: cfg.Env, Stderr: cfg.Stderr,
 		StartTimeout: cfg.StartTimeout, Expect: "a toolfind JavaScript child",
 		Decode: func(line []byte) (int64, reply, error) {
@@ -119,9 +130,14 @@ func (e *Engine) send(c call) error {
 }
 
 // request sends one call and waits for its reply, or ctx's end (then it
-// tells the program to cancel), or the program's end.
-func (e *Engine) request(ctx context.Context, c call, search jsbox.SearchFunc) (reply, error) {
+// tells the program to cancel), or the program's end. A run (limit > 0,
+// its time limit) that is not answered within limit + Overrun kills the
+// program: the run fails saying so, and so does every later call.
+func (e *Engine) request(ctx context.Context, c call, search jsbox.SearchFunc, limit time.Duration) (reply, error) {
 	if err := e.p.Started(e.start); err != nil {
+		return reply{}, err
+	}
+	if err := e.stoppedOr(nil); err != nil {
 		return reply{}, err
 	}
 	id, ch, err := e.p.Open()
@@ -150,6 +166,12 @@ func (e *Engine) request(ctx context.Context, c call, search jsbox.SearchFunc) (
 			return reply{}, ctx.Err()
 		}
 	}
+	var hard <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit + e.overrun)
+		defer t.Stop()
+		hard = t.C
+	}
 	select {
 	case r := <-ch:
 		return r, r.err(e.name)
@@ -157,13 +179,35 @@ func (e *Engine) request(ctx context.Context, c call, search jsbox.SearchFunc) (
 		e.p.Forget(id)
 		e.send(call{ID: id, Cancel: true})
 		return reply{}, ctx.Err()
+	case <-hard:
+		err := e.p.Fail("was stopped: a script ran %s past its %s time limit without being interrupted", e.overrun, limit)
+		e.mu.Lock()
+		if e.stopped == nil {
+			e.stopped = err
+		}
+		err = e.stopped
+		e.mu.Unlock()
+		e.p.Forget(id)
+		e.p.Kill()
+		return reply{}, err
 	case <-e.p.Exited():
 		r, err := e.p.Ended(id, ch)
 		if err != nil {
-			return reply{}, err
+			return reply{}, e.stoppedOr(err)
 		}
 		return r, r.err(e.name)
 	}
+}
+
+// stoppedOr is why the program was killed for a run's overrun, if it
+// was, else err (the program's end as pipeprog saw it).
+func (e *Engine) stoppedOr(err error) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped != nil {
+		return e.stopped
+	}
+	return err
 }
 
 // err is the error of an error reply.
@@ -183,36 +227,37 @@ func (e *Engine) unexpected(what string, r reply) error {
 // Codex implements jsbox.Engine: it sends the setup once; the session's
 // runs refer to it.
 func (e *Engine) Codex(setup jsbox.CodexSetup) (jsbox.Codex, error) {
-	r, err := e.request(context.Background(), call{Codex: wireCodexSetup(setup)}, nil)
+	r, err := e.request(context.Background(), call{Codex: wireCodexSetup(setup)}, nil, 0)
 	if err != nil {
 		return nil, err
 	}
 	if !r.Opened {
 		return nil, e.unexpected("a codex session", r)
 	}
-	return &codexSession{e: e, id: r.ID}, nil
+	return &codexSession{e: e, id: r.ID, limit: setup.Limits.WithDefaults().Timeout}, nil
 }
 
 // OpenCode implements jsbox.Engine.
 func (e *Engine) OpenCode(setup jsbox.OpenCodeSetup) (jsbox.OpenCode, error) {
-	r, err := e.request(context.Background(), call{OpenCode: wireOpenCodeSetup(setup)}, nil)
+	r, err := e.request(context.Background(), call{OpenCode: wireOpenCodeSetup(setup)}, nil, 0)
 	if err != nil {
 		return nil, err
 	}
 	if !r.Opened {
 		return nil, e.unexpected("an opencode session", r)
 	}
-	return &openCodeSession{e: e, id: r.ID}, nil
+	return &openCodeSession{e: e, id: r.ID, limit: setup.Timeout}, nil
 }
 
 type codexSession struct {
-	e  *Engine
-	id int64
+	e     *Engine
+	id    int64
+	limit time.Duration // a run's time limit
 }
 
 // Compile implements jsbox.Codex.
 func (s *codexSession) Compile(ctx context.Context, code string) (*jsbox.CompileError, error) {
-	r, err := s.e.request(ctx, call{Compile: &compileCall{Session: s.id, Code: text(code)}}, nil)
+	r, err := s.e.request(ctx, call{Compile: &compileCall{Session: s.id, Code: text(code)}}, nil, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +273,7 @@ func (s *codexSession) Compile(ctx context.Context, code string) (*jsbox.Compile
 // Exec implements jsbox.Codex.
 func (s *codexSession) Exec(ctx context.Context, run jsbox.CodexRun) (jsbox.CodexOutput, error) {
 	c := &execCall{Session: s.id, Code: text(run.Code), Query: text(run.Query), Terms: texts(run.Terms), YieldMs: run.YieldMs, Trusted: run.Trusted}
-	r, err := s.e.request(ctx, call{Exec: c}, nil)
+	r, err := s.e.request(ctx, call{Exec: c}, nil, s.limit)
 	if err != nil {
 		return jsbox.CodexOutput{}, err
 	}
@@ -243,14 +288,15 @@ func (s *codexSession) Exec(ctx context.Context, run jsbox.CodexRun) (jsbox.Code
 }
 
 type openCodeSession struct {
-	e  *Engine
-	id int64
+	e     *Engine
+	id    int64
+	limit time.Duration // a run's time limit
 }
 
 // Run implements jsbox.OpenCode: the program asks search() of this
 // process, which answers with search.
 func (s *openCodeSession) Run(ctx context.Context, code string, search jsbox.SearchFunc) (jsbox.OpenCodeOutput, error) {
-	r, err := s.e.request(ctx, call{Run: &runCall{Session: s.id, Code: text(code)}}, search)
+	r, err := s.e.request(ctx, call{Run: &runCall{Session: s.id, Code: text(code)}}, search, s.limit)
 	if err != nil {
 		return jsbox.OpenCodeOutput{}, err
 	}

@@ -44,7 +44,10 @@
 // any, is ignored). Every limit of a run (time, memory, output, call
 // depth) is enforced by the program, where the script runs, with the
 // in-process engine's messages: the time a run spends includes its
-// searches, as it does in one process.
+// searches, as it does in one process. Behind the engine's own time limit
+// is a hard one: a run not answered within its limit and Config.Overrun
+// (30 s) kills the program, and that run and every later call fail
+// saying so.
 //
 // Strings cross byte for byte: one that is not valid UTF-8 (which JSON
 // would turn into U+FFFD) is written as "\u0000base64:" and its bytes in

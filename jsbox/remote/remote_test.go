@@ -42,7 +42,8 @@ func TestMain(m *testing.M) {
 
 // misbehaving is the goja engine, except for scripts whose code starts
 // with "//crash" (the program exits 3), "//kill" (it is killed),
-// "//garbage" (it writes a line that is not the protocol).
+// "//garbage" (it writes a line that is not the protocol), "//stuck" (it
+// never answers, whatever the time limit).
 type misbehaving struct{ gojabox.Engine }
 
 func (m misbehaving) Codex(setup jsbox.CodexSetup) (jsbox.Codex, error) {
@@ -66,6 +67,8 @@ func (m misbehavingCodex) Exec(ctx context.Context, run jsbox.CodexRun) (jsbox.C
 	case strings.HasPrefix(run.Code, "//garbage"):
 		fmt.Println("{not json")
 		select {}
+	case strings.HasPrefix(run.Code, "//stuck"):
+		select {} // one step the engine cannot interrupt
 	}
 	return m.Codex.Exec(ctx, run)
 }
@@ -318,6 +321,34 @@ func TestProgramEnds(t *testing.T) {
 			assert.Equal(t, err, err3, "a later session")
 		})
 	}
+}
+
+// The hard time limit: a run not answered within its time limit and
+// Overrun kills the program; that run, one in flight beside it and every
+// later call fail saying why.
+func TestOverrun(t *testing.T) {
+	e, err := New(Config{Program: mustExe(t), Env: envWith(serveVar + "=serve"), StartTimeout: 20 * time.Second, Overrun: 50 * time.Millisecond})
+	require.NoError(t, err)
+	t.Cleanup(func() { e.Close() })
+	js, err := e.Codex(jsbox.CodexSetup{Limits: jsbox.Limits{Timeout: 10 * time.Millisecond}})
+	require.NoError(t, err)
+	// A run beside it, stuck too but with a minute's limit: the first
+	// run's overrun ends it.
+	slow, err := e.Codex(jsbox.CodexSetup{Limits: jsbox.Limits{Timeout: time.Minute}})
+	require.NoError(t, err)
+	beside := make(chan error, 1)
+	go func() {
+		_, err := slow.Exec(context.Background(), jsbox.CodexRun{Code: "//stuck", YieldMs: 10_000})
+		beside <- err
+	}()
+	_, err = js.Exec(context.Background(), jsbox.CodexRun{Code: "//stuck", YieldMs: 10_000})
+	want := e.name + " was stopped: a script ran 50ms past its 10ms time limit without being interrupted"
+	assert.EqualError(t, err, want)
+	assert.EqualError(t, <-beside, want, "the run in flight beside it")
+	_, err = js.Exec(context.Background(), jsbox.CodexRun{Code: `text(1)`, YieldMs: 10_000})
+	assert.EqualError(t, err, want, "a later run")
+	_, err = e.OpenCode(jsbox.OpenCodeSetup{Timeout: time.Second})
+	assert.EqualError(t, err, want, "a later session")
 }
 
 // A program that is not a JavaScript child, or not this version of it, is
