@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +57,78 @@ func TestRankPromptCallsFolded(t *testing.T) {
 		assert.Contains(t, " ,;⏎", string([]rune(prev)[len([]rune(prev))-1]), "line %d ends inside a token: %q", i, prev)
 	}
 	assert.Contains(t, strings.Join(call, ""), `codex call (heuristic writer): {"code":"const re = /group|movi|releas|year|show|invoic|aggreg|summar/i;⏎text(ALL_TOOLS`)
+}
+
+func TestLiveWaitLabel(t *testing.T) {
+	tests := []struct {
+		servers, urls []string
+		want          string
+	}{
+		{nil, nil, ""},
+		{[]string{"npx -y @modelcontextprotocol/server-everything@2026.8.31"}, nil, "starting server-everything@2026.8.31"},
+		{[]string{"billing=./bin/billing-mcp --stdio"}, nil, "starting server billing"},
+		{[]string{"/opt/srv/bin/tickets --x"}, nil, "starting tickets"},
+		{nil, []string{"https://mcp.example.com/mcp"}, "connecting to mcp.example.com"},
+		{nil, []string{"api=https://mcp.example.com/mcp"}, "connecting to server api"},
+		{[]string{"a", "b"}, []string{"http://h/mcp"}, "starting 3 live servers"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, liveWaitLabel(tt.servers, tt.urls), "%v %v", tt.servers, tt.urls)
+	}
+}
+
+// TestPhaseWait: on a terminal, a phase waiting for a live server shows a
+// spinner with what it waits for and the seconds waited (it printed
+// nothing until the 30 s timeout), erased when the wait ends.
+func TestPhaseWait(t *testing.T) {
+	var buf lockedBuffer
+	r := newRun(&buf, true, false, false)
+	r.delay = 0
+	refresh := make(chan any)
+	r.refresh = refresh
+	ph := r.begin("load", 0, true)
+	stop := ph.wait("starting server everything")
+	// The spinner is drawn once the ticker has reported (set) and a
+	// refresh is asked for; each send waits for the draw before it.
+	for buf.Len() == 0 {
+		refresh <- true
+	}
+	stop()
+	ph.end("")
+	assert.Regexp(t, `^starting server everything [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \d+ s\n`, buf.String())
+	assert.True(t, strings.HasSuffix(buf.String(), "\x1b[1A\x1b[J"), "%q", buf.String())
+
+	// Not a terminal, or --quiet: nothing.
+	buf = lockedBuffer{}
+	r = newRun(&buf, false, false, false)
+	r.delay = 0
+	ph = r.begin("load", 0, true)
+	ph.wait("starting server everything")()
+	ph.end("")
+	assert.Empty(t, buf.String())
+}
+
+// lockedBuffer is a bytes.Buffer safe to write from the bars' goroutine
+// while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Len()
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -73,6 +73,9 @@ type phase struct {
 	prog  *mpb.Progress // the bar's container, from the bar's first draw
 	bar   *mpb.Bar
 	shown int64 // the total the bar shows
+	// label, when set, is what the phase is waiting for ("starting server
+	// everything"): its bar is a spinner with the time it has waited.
+	label string
 }
 
 // begin starts a phase of total units (bytes when bytes is true; 0 when
@@ -126,12 +129,45 @@ func (p *phase) newBar() {
 	// A total unknown when the bar starts (bytes of a load) spins.
 	var style mpb.BarFillerBuilder = mpb.SpinnerStyle()
 	pre, width := []decor.Decorator{decor.Name(p.name)}, 1
-	if p.total > 0 {
+	if p.label != "" {
+		counts = decor.Any(func(s decor.Statistics) string {
+			return fmt.Sprintf("%.0f s", time.Since(p.start).Seconds())
+		})
+		pre = []decor.Decorator{decor.Name(p.label)}
+	} else if p.total > 0 {
 		style, pre, width = mpb.BarStyle(), append(pre, decor.NewPercentage("%d", decor.WC{W: 5})), barWidth
 	}
 	p.bar = p.prog.New(p.total, style, mpb.BarWidth(width), mpb.BarRemoveOnComplete(),
 		mpb.PrependDecorators(pre...), mpb.AppendDecorators(counts))
 	p.shown = p.total
+}
+
+// wait shows, on a terminal, that the phase waits for label (a live
+// server starting): after barDelay, a spinner with the label and the
+// seconds waited, until the returned stop (then the phase may end).
+func (p *phase) wait(label string) (stop func()) {
+	if p == nil || !p.r.bars {
+		return func() {}
+	}
+	p.mu.Lock()
+	p.label = label
+	p.mu.Unlock()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(barRefresh)
+		defer t.Stop()
+		for {
+			p.set(0)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // amount is n units: "1,049" or "1.2 MiB".

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -16,6 +18,7 @@ import (
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/corpus/live/snap"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/search"
@@ -246,12 +249,63 @@ func clientNamesHelp(profiles []search.Profile) string {
 // servers, or the embedded demo when none is given.
 func (g *globalOptions) loadCatalog(ctx context.Context) (*corpus.Catalog, error) {
 	ph := g.run().begin("load", 0, true)
+	// A live server can take long to start (npx downloads it): on a
+	// terminal, say which after a moment instead of nothing until the
+	// timeout.
+	stop := func() {}
+	if label := liveWaitLabel(g.source.servers, g.source.urls); label != "" {
+		stop = ph.wait(label)
+	}
 	cat, err := g.source.load(ctx, g.catalogs, ph.set)
+	stop()
 	if err != nil {
 		return nil, err
 	}
 	ph.end(fmt.Sprintf("loaded %s in %d %s", count(cat.Len(), "tool", "tools"), len(cat.Servers), plural(len(cat.Servers), "server", "servers")))
 	return cat, nil
+}
+
+// liveWaitLabel names the live servers a load waits for: "starting server
+// everything", "starting 3 live servers"; "" for none. A server is named
+// by its NAME= prefix, else by its command's program (npx: the package),
+// else by its URL's host.
+func liveWaitLabel(servers, urls []string) string {
+	n := len(servers) + len(urls)
+	if n != 1 {
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf("starting %d live servers", n)
+	}
+	if len(urls) == 1 {
+		src, err := snap.ParseURL(urls[0])
+		if err != nil {
+			return "connecting to the server"
+		}
+		if src.Name != "" {
+			return "connecting to server " + src.Name
+		}
+		if u, err := url.Parse(src.URL); err == nil {
+			return "connecting to " + u.Host
+		}
+		return "connecting to the server"
+	}
+	src, err := snap.ParseServer(servers[0])
+	if err != nil || len(src.Command) == 0 {
+		return "starting the server"
+	}
+	if src.Name != "" {
+		return "starting server " + src.Name
+	}
+	name := src.Command[0]
+	// npx -y PKG, uvx PKG, …: the package names the server.
+	for _, w := range src.Command[1:] {
+		if !strings.HasPrefix(w, "-") && (name == "npx" || name == "uvx" || name == "bunx" || name == "pnpx") {
+			name = w
+			break
+		}
+	}
+	return "starting " + filepath.Base(name)
 }
 
 // run is the command's status reporter (a silent one when a command runs
