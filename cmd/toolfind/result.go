@@ -237,7 +237,7 @@ func liveResult(ctx context.Context, opts *resultOptions) (result.Input, string,
 	defer c.Close()
 	tc, err := c.Call(ctx, srcs[0], opts.global.source.options(), opts.tool, args)
 	if err != nil {
-		return result.Input{}, "", liveError(err)
+		return result.Input{}, "", liveError(headerHint(opts.global.source.headers, err))
 	}
 	label := fmt.Sprintf("%s tools/call %s", srcs[0].Label(), opts.tool)
 	r, err := result.Parse(label, tc.Result)

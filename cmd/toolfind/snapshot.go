@@ -34,7 +34,7 @@ A server that cannot be started or reached, or that answers wrongly, exits
 with code 3 and a message naming the phase: start, handshake, list or parse.`,
 		Example: `  toolfind snapshot --server 'npx -y @modelcontextprotocol/server-everything@2026.8.31' > everything.json
   toolfind snapshot --server 'billing=./bin/billing-mcp --stdio' --url https://mcp.example.com/mcp \
-      --header 'Authorization: Bearer $TOKEN' --out servers.json`,
+      --header "Authorization: Bearer $TOKEN" --out servers.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSnapshot(cmd, opts) },
 	}

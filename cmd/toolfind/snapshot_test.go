@@ -194,4 +194,13 @@ func TestLiveURL(t *testing.T) {
 	if code != exitLive || !strings.Contains(errOut, "live server n ("+ts.URL+"): handshake (initialize): HTTP 401 Unauthorized: no token") {
 		t.Errorf("without the header: exit %d, %q", code, errOut)
 	}
+	if strings.Contains(errOut, "did not expand") {
+		t.Errorf("a hint without a variable: %q", errOut)
+	}
+	// A variable in single quotes reaches the server as its name: the
+	// refusal says so.
+	_, errOut, code = run(t, "snapshot", "--url", ts.URL, "--header", "Authorization: Bearer $TOKEN")
+	if code != exitLive || !strings.Contains(errOut, "HTTP 401 Unauthorized: no token\n(the --header Authorization value holds the literal text $TOKEN, which the shell did not expand: put the flag in double quotes") {
+		t.Errorf("unexpanded $TOKEN: exit %d, %q", code, errOut)
+	}
 }

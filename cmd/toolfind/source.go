@@ -84,7 +84,7 @@ func (s *sourceOptions) snapshots(ctx context.Context) ([]*snap.Snapshot, error)
 	defer c.Close()
 	snaps, err := c.TakeAll(ctx, srcs, s.options())
 	if err != nil {
-		return nil, liveError(err)
+		return nil, liveError(headerHint(s.headers, err))
 	}
 	return snaps, nil
 }
