@@ -697,7 +697,16 @@ func resolveOnServer(cat *Catalog, entry string) (id ToolID, err error, ok bool)
 	if entry == "" {
 		return "", errors.New("empty tool name"), true
 	}
-	if srv, tool, found := strings.Cut(entry, "/"); found && cat != nil {
+	if cat == nil {
+		return "", nil, false
+	}
+	// A server name may hold '/' itself ("acme/tools"): each '/' is tried
+	// as the separator, the first first; the first server found decides.
+	for i := 0; i < len(entry); i++ {
+		if entry[i] != '/' {
+			continue
+		}
+		srv, tool := entry[:i], entry[i+1:]
 		if s := cat.Server(srv); s != nil {
 			for _, t := range s.Tools {
 				if t.Name == tool {

@@ -168,3 +168,23 @@ func TestSharedCorpora(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveServerNameWithSlash: a server named "acme/tools" (any name a
+// client config allows) is found by "acme/tools/add": each '/' is tried as
+// the separator.
+func TestResolveServerNameWithSlash(t *testing.T) {
+	servers, _, err := ParseCatalog("c.json", []byte(`{"servers":[{"name":"acme/tools","tools":[{"name":"add","inputSchema":{"type":"object"}}]},{"name":"Second Server","tools":[{"name":"x/y","inputSchema":{"type":"object"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := &Catalog{Servers: servers}
+	r := NewResolver(cat)
+	for entry, want := range map[string]ToolID{"acme/tools/add": "acme/tools/add", "Second Server/x/y": "Second Server/x/y", "add": "acme/tools/add"} {
+		if id, err := r.Resolve(entry); err != nil || id != want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", entry, id, err, want)
+		}
+	}
+	if _, err := r.Resolve("acme/tools/nope"); err == nil || !strings.Contains(err.Error(), `server "acme/tools" has no tool "nope"`) {
+		t.Errorf("acme/tools/nope: %v", err)
+	}
+}

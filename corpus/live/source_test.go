@@ -65,12 +65,24 @@ func TestParseServer(t *testing.T) {
 		{"npx -y srv", "", []string{"npx", "-y", "srv"}, ""},
 		{"billing=./bin/billing --region 'eu west'", "billing", []string{"./bin/billing", "--region", "eu west"}, ""},
 		{"my.server-2_x=srv", "my.server-2_x", []string{"srv"}, ""},
-		// The text before '=' has '/' or a blank: no prefix.
+		// The text before '=' starts with '.' or has an option: no prefix.
 		{"./srv --a=b", "", []string{"./srv", "--a=b"}, ""},
 		{"srv --flag=1", "", []string{"srv", "--flag=1"}, ""},
 		// Environment through env(1), with a name.
 		{"t=env TOKEN=x ./srv", "t", []string{"env", "TOKEN=x", "./srv"}, ""},
 		{"=srv", "", []string{"=srv"}, ""},
+		// Any name a client config allows: blanks, '/', '@'.
+		{"Second Server=npx -y srv", "Second Server", []string{"npx", "-y", "srv"}, ""},
+		{"acme/tools=./srv", "acme/tools", []string{"./srv"}, ""},
+		{"team@corp=srv --x=1", "team@corp", []string{"srv", "--x=1"}, ""},
+		{"  padded name  =srv", "padded name", []string{"srv"}, ""},
+		// Text that is part of the command: an option, a path, env(1),
+		// shell quoting.
+		{"java -Dx=y -jar s.jar", "", []string{"java", "-Dx=y", "-jar", "s.jar"}, ""},
+		{"/opt/srv a=b", "", []string{"/opt/srv", "a=b"}, ""},
+		{"env TOKEN=x ./srv", "", []string{"env", "TOKEN=x", "./srv"}, ""},
+		{"srv 'a=b'", "", []string{"srv", "a=b"}, ""},
+		{"$HOME/srv=1", "", []string{"$HOME/srv=1"}, ""},
 		{"name=", "", nil, "no command"},
 		{"   ", "", nil, "no command"},
 		{"srv 'x", "", nil, "unterminated single quote"},
@@ -96,6 +108,8 @@ func TestParseURL(t *testing.T) {
 		{"http://127.0.0.1:8080/mcp", "", "http://127.0.0.1:8080/mcp", ""},
 		{"api=https://mcp.example.com/mcp?x=1", "api", "https://mcp.example.com/mcp?x=1", ""},
 		{"https://h/mcp?a=b", "", "https://h/mcp?a=b", ""}, // '=' after ':' and '/': no prefix
+		{"Second API=https://h/mcp?a=b", "Second API", "https://h/mcp?a=b", ""},
+		{"acme/tools@eu=https://h/mcp", "acme/tools@eu", "https://h/mcp", ""},
 		{"ftp://h", "", "", "want an http:// or https:// URL"},
 		{"http://", "", "", "no host"},
 		{"x=mcp.example.com", "", "", "want an http:// or https:// URL"},

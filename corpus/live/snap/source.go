@@ -55,10 +55,13 @@ func (s Source) Label() string {
 //	billing=./bin/billing-mcp --region 'eu west'
 //	tickets=env TOKEN=x ./tickets-mcp     // environment: use env(1)
 //
-// The prefix is recognised only when the text before the first '=' is a
-// non-empty run of A-Z a-z 0-9 _ . - (so "./srv --a=b" has none).
+// The prefix is any server name a client's configuration allows ("Second
+// Server", "acme/tools", "team@corp") when it cannot be the start of the
+// command (see splitName): "./srv --a=b" and "env TOKEN=x ./srv" have
+// none. A command whose first argument holds '=' with no option before it
+// needs a name: "srv=node server.js port=80".
 func ParseServer(spec string) (Source, error) {
-	name, rest := splitName(spec)
+	name, rest := splitName(spec, false)
 	words, err := SplitCommand(rest)
 	if err != nil {
 		return Source{}, fmt.Errorf("--server %q: %w", spec, err)
@@ -72,7 +75,7 @@ func ParseServer(spec string) (Source, error) {
 // ParseURL parses the value of --url: an optional "NAME=" prefix (as for
 // ParseServer) and an absolute http or https URL.
 func ParseURL(spec string) (Source, error) {
-	name, rest := splitName(spec)
+	name, rest := splitName(spec, true)
 	rest = strings.TrimSpace(rest)
 	u, err := url.Parse(rest)
 	if err != nil {
@@ -177,17 +180,34 @@ func isTokenChar(r rune) bool {
 // in an HTTP field value (RFC 9110 §5.5: only HTAB among the CTLs).
 func isValueCTL(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }
 
-// splitName cuts a "NAME=" prefix off spec.
-func splitName(spec string) (name, rest string) {
-	s := strings.TrimLeft(spec, " \t\n")
-	n, r, ok := strings.Cut(s, "=")
-	if !ok || n == "" {
+// splitName cuts the "NAME=" prefix off a --server or --url value: the
+// text before the first '=', trimmed, unless it reads as part of the
+// command or URL:
+//
+//   - it is empty, or holds a quote, a backslash or '$' (shell syntax);
+//   - it starts with '-', '.', '/' or '~' (an option or a path);
+//   - one of its words starts with '-' (an option: "srv --a=b",
+//     "java -Dx=y");
+//   - its first word is env and it has more (env(1) setting a variable:
+//     "env TOKEN=x ./srv");
+//   - for a URL, it holds "://" ("https://h/mcp?a=b").
+//
+// Anything else is a name, blanks, '/' and '@' included: client
+// configurations key servers by any string.
+func splitName(spec string, isURL bool) (name, rest string) {
+	n, r, ok := strings.Cut(spec, "=")
+	n = strings.TrimSpace(n)
+	if !ok || n == "" || strings.ContainsAny(n, "'\"\\$") || strings.ContainsAny(n[:1], "-./~") {
 		return "", spec
 	}
-	for _, c := range n {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+	words := strings.Fields(n)
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") {
 			return "", spec
 		}
+	}
+	if len(words) > 1 && words[0] == "env" || isURL && strings.Contains(n, "://") {
+		return "", spec
 	}
 	return n, r
 }
