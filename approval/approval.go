@@ -200,3 +200,51 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// ConfigFile is a client settings file the user gave (--settings).
+type ConfigFile struct {
+	Name string
+	Data []byte
+}
+
+// RulesFromConfigs reads the approval rules of each settings file with
+// the selected clients that read settings (search.ConfigReader), each
+// rule addressed to the client whose file it is. A file no selected
+// client reads is an error naming the file and what is read.
+func RulesFromConfigs(sims []search.Simulator, files []ConfigFile) ([]search.RuleText, []string, error) {
+	apps, _ := search.Approvers(sims)
+	var rules []search.RuleText
+	var notes []string
+	for _, f := range files {
+		read := false
+		var readers []string
+		for _, a := range apps {
+			cr, ok := a.(search.ConfigReader)
+			if !ok {
+				continue
+			}
+			info := a.ApprovalInfo()
+			readers = append(readers, info.Client.String())
+			rs, ns, ok, err := cr.ApprovalRulesFromConfig(f.Name, f.Data)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", info.Client, err)
+			}
+			if !ok {
+				continue
+			}
+			read = true
+			for _, r := range rs {
+				r.Text = info.Client.Name + ":" + r.Text
+				rules = append(rules, r)
+			}
+			notes = append(notes, ns...)
+		}
+		if !read {
+			if len(readers) == 0 {
+				return nil, nil, fmt.Errorf("%s: no selected client reads settings files", f.Name)
+			}
+			return nil, nil, fmt.Errorf("%s: not a settings file of %s (Claude Code settings.json with \"permissions\", Codex config.toml)", f.Name, strings.Join(readers, ", "))
+		}
+	}
+	return rules, notes, nil
+}

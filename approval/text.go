@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
+	"github.com/toolfind/toolfind/search"
 )
 
 // legend opens the text and Markdown reports.
@@ -75,7 +76,7 @@ func (r *Report) WriteText(w io.Writer, width int) error {
 			writeHanging(&b, fmt.Sprintf("%3d  ", n+1), safetext.Escape(text), width)
 		}
 		for _, rule := range ci.rules {
-			writeHanging(&b, "  rule: ", safetext.Escape(fmt.Sprintf("%s %q", rule.Kind.Flag(), rule.Text)), width)
+			writeHanging(&b, "  rule: ", safetext.Escape(ruleText(rule)), width)
 		}
 		for _, n := range ci.notes {
 			writeHanging(&b, "  note: ", safetext.Escape(n), width)
@@ -283,6 +284,15 @@ func padRight(s string, n int) string {
 	return s
 }
 
+// ruleText says where a rule came from: its flag, or the settings file
+// and key it was read from.
+func ruleText(r search.Rule) string {
+	if r.Source != "" {
+		return r.Source + ": " + r.Text
+	}
+	return fmt.Sprintf("%s %q", r.Kind.Flag(), r.Text)
+}
+
 // mdCell escapes text for a Markdown table cell.
 func mdCell(s string) string {
 	s = safetext.Escape(s)
@@ -329,7 +339,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			b.WriteString("\n")
 		}
 		for _, rule := range ci.rules {
-			b.WriteString("- rule: " + mdCell(fmt.Sprintf("%s %q", rule.Kind.Flag(), rule.Text)) + "\n")
+			b.WriteString("- rule: " + mdCell(ruleText(rule)) + "\n")
 		}
 		for _, n := range ci.notes {
 			b.WriteString("- note: " + mdCell(n) + "\n")

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -241,4 +242,59 @@ func approveIn(e *entry, t *corpus.Tool, mode string, rules []search.Rule) searc
 		return search.Verdict{Decision: search.Deny, Because: "no allow rule matches, and dontAsk refuses instead of asking (annotations do not change this)"}
 	}
 	return search.Verdict{Decision: search.Ask, Because: "no allow rule matches (no annotation lets a call run without asking)"}
+}
+
+var _ search.ConfigReader = (*Simulator)(nil)
+
+// ApprovalRulesFromConfig implements search.ConfigReader: the MCP rules
+// of a Claude Code settings file (settings.json, settings.local.json,
+// managed-settings.json): "permissions": {"allow": [...], "deny": [...]}.
+// Rules for Claude Code's own tools (Bash(...), Read, …) do not concern
+// MCP tools and are counted in a note; "ask" rules are not simulated and
+// are noted. A file that is not a JSON object with "permissions" is not
+// a Claude Code settings file (ok false).
+func (s *Simulator) ApprovalRulesFromConfig(file string, data []byte) ([]search.RuleText, []string, bool, error) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return nil, nil, false, nil
+	}
+	raw, ok := top["permissions"]
+	if !ok {
+		return nil, nil, false, nil
+	}
+	var perms map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &perms); err != nil {
+		return nil, nil, true, fmt.Errorf("%s: permissions: not an object", file)
+	}
+	var rules []search.RuleText
+	var notes []string
+	other := 0
+	for _, list := range []struct {
+		key  string
+		kind search.RuleKind
+	}{{"allow", search.Allow}, {"deny", search.DenyRule}, {"ask", search.Allow}} {
+		raw, ok := perms[list.key]
+		if !ok {
+			continue
+		}
+		var texts []string
+		if err := json.Unmarshal(raw, &texts); err != nil {
+			return nil, nil, true, fmt.Errorf("%s: permissions.%s: not an array of strings", file, list.key)
+		}
+		for i, text := range texts {
+			if !strings.HasPrefix(strings.TrimSpace(text), "mcp__") {
+				other++
+				continue
+			}
+			if list.key == "ask" {
+				notes = append(notes, fmt.Sprintf("%s: permissions.ask[%d] %q: ask rules are not simulated; not applied", file, i, text))
+				continue
+			}
+			rules = append(rules, search.RuleText{Kind: list.kind, Text: text, Source: fmt.Sprintf("%s: permissions.%s[%d]", file, list.key, i)})
+		}
+	}
+	if other > 0 {
+		notes = append(notes, fmt.Sprintf("%s: %d %s for Claude Code's own tools (not MCP tools) not read", file, other, plural(other, "rule", "rules")))
+	}
+	return rules, notes, true, nil
 }

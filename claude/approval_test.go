@@ -286,3 +286,59 @@ func ExampleSimulator_Approve() {
 	// default: run, parallel false: allow rule "mcp__demo__*" matches
 	// plan: ask, parallel false: plan mode asks for every tool without readOnlyHint: true, even though allow rule "mcp__demo__*" matches
 }
+
+func TestApprovalRulesFromConfig(t *testing.T) {
+	s := New(catalogOf(t, approvalDemo), V2_1_332, DefaultOptions())
+	for _, tc := range []struct {
+		name, data string
+		ok         bool
+		rules      []string // "kind source text"
+		notes      []string
+		err        string
+	}{
+		{name: "config.toml", data: "approval_policy = \"never\"\n", ok: false},
+		{name: "settings.json", data: `{"env": {}}`, ok: false}, // no permissions: not read
+		{name: "settings.json", data: `{"permissions": {"allow": ["Bash(ls)", "mcp__demo__*"], "deny": ["mcp__demo__destructive"], "ask": ["mcp__demo__x"]}}`, ok: true,
+			rules: []string{
+				"allow settings.json: permissions.allow[1] mcp__demo__*",
+				"deny settings.json: permissions.deny[0] mcp__demo__destructive",
+			},
+			notes: []string{
+				`settings.json: permissions.ask[0] "mcp__demo__x": ask rules are not simulated; not applied`,
+				"settings.json: 1 rule for Claude Code's own tools (not MCP tools) not read",
+			}},
+		{name: "settings.json", data: `{"permissions": []}`, ok: true, err: "settings.json: permissions: not an object"},
+		{name: "settings.json", data: `{"permissions": {"allow": "mcp__demo"}}`, ok: true, err: "settings.json: permissions.allow: not an array of strings"},
+	} {
+		rules, notes, ok, err := s.ApprovalRulesFromConfig(tc.name, []byte(tc.data))
+		if ok != tc.ok || (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("%s %s: ok %v, err %v; want ok %v, err %q", tc.name, tc.data, ok, err, tc.ok, tc.err)
+			continue
+		}
+		var got []string
+		for _, r := range rules {
+			got = append(got, r.Kind.String()+" "+r.Source+" "+r.Text)
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.rules, "\n") || strings.Join(notes, "\n") != strings.Join(tc.notes, "\n") {
+			t.Errorf("%s: rules %q notes %q\nwant %q %q", tc.data, got, notes, tc.rules, tc.notes)
+		}
+	}
+}
+
+func FuzzApprovalRulesFromConfig(f *testing.F) {
+	f.Add([]byte(`{"permissions": {"allow": ["mcp__demo__*"], "deny": ["mcp__x"]}}`))
+	f.Add([]byte(`{"permissions": null}`))
+	f.Add([]byte(`[]`))
+	sim := New(&corpus.Catalog{}, V2_1_332, DefaultOptions())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, _, ok, err := sim.ApprovalRulesFromConfig("settings.json", data)
+		if !ok && (err != nil || len(rules) > 0) {
+			t.Fatalf("not a settings file, yet rules %v or error %v", rules, err)
+		}
+		for _, r := range rules {
+			if !strings.HasPrefix(strings.TrimSpace(r.Text), "mcp__") || r.Source == "" {
+				t.Fatalf("rule %+v", r)
+			}
+		}
+	})
+}

@@ -1,8 +1,12 @@
 package codexjs
 
 import (
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
@@ -66,10 +70,7 @@ var (
 // default_tools_approval_mode set to approve (§6.1), the name quoted
 // when it is not a bare TOML key.
 func allowServer(server string) string {
-	if server != "" && strings.Trim(server, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == "" {
-		return "mcp_servers." + server + ".default_tools_approval_mode=approve"
-	}
-	return `mcp_servers."` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(server) + `".default_tools_approval_mode=approve`
+	return tomlKey([]string{keyServers, server, keyServerMode}) + "=approve"
 }
 
 // AllowServerRule implements search.ServerAllower.
@@ -414,4 +415,124 @@ func needsApproval(mode string, ann corpus.Annotations) (bool, string) {
 		why = append(why, "openWorldHint is true")
 	}
 	return true, strings.Join(why, " and ")
+}
+
+var (
+	_ search.ConfigReader = (*CodeMode)(nil)
+	_ search.ConfigReader = (*ToolSearch)(nil)
+)
+
+// ApprovalRulesFromConfig implements search.ConfigReader.
+func (m *CodeMode) ApprovalRulesFromConfig(file string, data []byte) ([]search.RuleText, []string, bool, error) {
+	return settingsFromConfig(file, data)
+}
+
+// ApprovalRulesFromConfig implements search.ConfigReader.
+func (s *ToolSearch) ApprovalRulesFromConfig(file string, data []byte) ([]search.RuleText, []string, bool, error) {
+	return settingsFromConfig(file, data)
+}
+
+// settingsFromConfig reads the approval settings of a Codex config.toml
+// as the KEY=VALUE rules parseSetting reads: approval_policy,
+// sandbox_mode, and per server default_tools_approval_mode,
+// supports_parallel_tool_calls and tools.T.approval_mode, servers and
+// tools in sorted order. A file that does not parse as TOML, or has none
+// of these keys and is not named *.toml, is not a Codex config (ok
+// false); a *.toml file that does not parse is an error with its line.
+func settingsFromConfig(file string, data []byte) ([]search.RuleText, []string, bool, error) {
+	var doc map[string]any
+	toTOML := strings.HasSuffix(strings.ToLower(file), ".toml")
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		if !toTOML {
+			return nil, nil, false, nil
+		}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, col := de.Position()
+			return nil, nil, true, fmt.Errorf("%s:%d:%d: %v", file, line, col, de)
+		}
+		return nil, nil, true, fmt.Errorf("%s: %v", file, err)
+	}
+	var rules []search.RuleText
+	add := func(path []string, v any) error {
+		key := tomlKey(path)
+		var val string
+		switch x := v.(type) {
+		case string:
+			val = tomlKey([]string{x}) // bare when it can be
+		case bool:
+			val = fmt.Sprint(x)
+		default:
+			return fmt.Errorf("%s: %s: %T is not a string or a boolean", file, key, v)
+		}
+		rules = append(rules, search.RuleText{Kind: search.Allow, Text: key + "=" + val, Source: file})
+		return nil
+	}
+	for _, k := range []string{keyApprovalPolicy, keySandboxMode} {
+		if v, ok := doc[k]; ok {
+			if err := add([]string{k}, v); err != nil {
+				return nil, nil, true, err
+			}
+		}
+	}
+	servers, _ := doc[keyServers].(map[string]any)
+	for _, name := range sortedKeys(servers) {
+		srv, ok := servers[name].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, k := range []string{keyServerMode, keyParallel} {
+			if v, ok := srv[k]; ok {
+				if err := add([]string{keyServers, name, k}, v); err != nil {
+					return nil, nil, true, err
+				}
+			}
+		}
+		tools, _ := srv["tools"].(map[string]any)
+		for _, tname := range sortedKeys(tools) {
+			if t, ok := tools[tname].(map[string]any); ok {
+				if v, ok := t[keyToolMode]; ok {
+					if err := add([]string{keyServers, name, "tools", tname, keyToolMode}, v); err != nil {
+						return nil, nil, true, err
+					}
+				}
+			}
+		}
+	}
+	if len(rules) == 0 && !toTOML {
+		return nil, nil, false, nil
+	}
+	var notes []string
+	if len(rules) == 0 {
+		notes = append(notes, file+": no approval setting (approval_policy, sandbox_mode, approval modes, supports_parallel_tool_calls); Codex's defaults apply")
+	}
+	return rules, notes, true, nil
+}
+
+// tomlKey joins key segments, quoting those that are not bare keys.
+func tomlKey(path []string) string {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == "" {
+			parts[i] = p
+		} else {
+			parts[i] = strconvQuote(p)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// strconvQuote writes s as a TOML basic string with the two escapes
+// splitKey and settingValue read back (\" and \\); other characters stay.
+func strconvQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

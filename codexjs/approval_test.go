@@ -317,3 +317,85 @@ func ExampleCodeMode_Approve() {
 	// read_only: run, parallel true: readOnlyHint is true, so Codex runs it without asking
 	// unannotated: ask, parallel false: destructiveHint is missing (counts as true) and openWorldHint is missing (counts as true), so Codex asks
 }
+
+func TestSettingsFromConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		ok         bool
+		rules      []string
+		notes      int
+		err        string
+	}{
+		{name: "config.toml", ok: true, data: `
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+model = "gpt-5"
+
+[mcp_servers.zeta]
+command = "node"
+default_tools_approval_mode = "writes"
+
+[mcp_servers."my.server"]
+supports_parallel_tool_calls = true
+
+[mcp_servers."my.server".tools."get.item"]
+approval_mode = "approve"
+
+[mcp_servers.alpha.tools.b]
+approval_mode = "prompt"
+[mcp_servers.alpha.tools.a]
+approval_mode = "auto"
+`, rules: []string{ // servers and tools sorted
+			"approval_policy=never",
+			"sandbox_mode=danger-full-access",
+			"mcp_servers.alpha.tools.a.approval_mode=auto",
+			"mcp_servers.alpha.tools.b.approval_mode=prompt",
+			`mcp_servers."my.server".supports_parallel_tool_calls=true`,
+			`mcp_servers."my.server".tools."get.item".approval_mode=approve`,
+			"mcp_servers.zeta.default_tools_approval_mode=writes",
+		}},
+		{name: "config.toml", data: "model = \"gpt-5\"\n", ok: true, notes: 1},
+		{name: "settings.json", data: `{"permissions": {}}`, ok: false},
+		{name: "other.conf", data: "model = \"gpt-5\"\n", ok: false},
+		{name: "config.toml", data: "approval_policy = \n", ok: true, err: "config.toml:1:19: toml: unexpected character U+000A at start of value"},
+		{name: "config.toml", data: "approval_policy = 3\n", ok: true, err: "config.toml: approval_policy: int64 is not a string or a boolean"},
+	} {
+		rules, notes, ok, err := settingsFromConfig(tc.name, []byte(tc.data))
+		if ok != tc.ok || (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("%s %q: ok %v, err %v; want ok %v, err %q", tc.name, tc.data, ok, err, tc.ok, tc.err)
+			continue
+		}
+		var got []string
+		for _, r := range rules {
+			got = append(got, r.Text)
+			if r.Kind != search.Allow || r.Source != tc.name {
+				t.Errorf("rule %+v", r)
+			}
+			// What the file yields reads back as a setting.
+			if _, err := parseSetting(search.Allow, r.Text); err != nil {
+				t.Errorf("%s: %v", r.Text, err)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.rules, "\n") || len(notes) != tc.notes {
+			t.Errorf("%s:\n got %q (notes %q)\nwant %q", tc.name, got, notes, tc.rules)
+		}
+	}
+}
+
+func FuzzSettingsFromConfig(f *testing.F) {
+	f.Add([]byte("approval_policy = \"never\"\n[mcp_servers.\"a.b\".tools.t]\napproval_mode = \"approve\"\n"))
+	f.Add([]byte("[mcp_servers.x]\nsupports_parallel_tool_calls = true\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rules, _, ok, err := settingsFromConfig("config.toml", data)
+		if !ok || err != nil {
+			return
+		}
+		for _, r := range rules {
+			// Every rule is KEY=VALUE with one of the keys parseSetting
+			// reads: any error is about the value, never the syntax.
+			if _, err := parseSetting(search.Allow, r.Text); errors.Is(err, search.ErrNotRuleSyntax) {
+				t.Fatalf("%q: %v", r.Text, err)
+			}
+		}
+	})
+}

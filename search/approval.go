@@ -52,7 +52,7 @@ const (
 // RuleKind says whether a user's rule allows or denies.
 type RuleKind int
 
-// Rule kinds: --allow and --deny.
+// Rule kinds: --allow and --deny (a settings file's allow and deny lists).
 const (
 	Allow RuleKind = iota
 	DenyRule
@@ -77,6 +77,8 @@ type Rule struct {
 	Kind RuleKind
 	// Text is the rule as the user wrote it, without a "client:" prefix.
 	Text string
+	// Source is where it was read (RuleText.Source); empty for a flag.
+	Source string
 	// Parsed is the client's own form, as ParseApprovalRule returned it.
 	Parsed any
 }
@@ -180,6 +182,8 @@ func Approvers(sims []Simulator) (apps []Approver, without []Simulator) {
 type RuleError struct {
 	Kind RuleKind
 	Rule string // as written, with any client prefix
+	// Source is where the rule was read, when not from a flag.
+	Source string
 	// Client is the client that rejected it; empty when no selected
 	// client reads the syntax.
 	Client string
@@ -187,10 +191,11 @@ type RuleError struct {
 }
 
 func (e *RuleError) Error() string {
+	w := RuleText{Kind: e.Kind, Text: e.Rule, Source: e.Source}.where()
 	if e.Client != "" {
-		return fmt.Sprintf("%s %q: %s: %v", e.Kind.Flag(), e.Rule, e.Client, e.Err)
+		return fmt.Sprintf("%s: %s: %v", w, e.Client, e.Err)
 	}
-	return fmt.Sprintf("%s %q: %v", e.Kind.Flag(), e.Rule, e.Err)
+	return fmt.Sprintf("%s: %v", w, e.Err)
 }
 
 func (e *RuleError) Unwrap() error { return e.Err }
@@ -199,6 +204,28 @@ func (e *RuleError) Unwrap() error { return e.Err }
 type RuleText struct {
 	Kind RuleKind
 	Text string
+	// Source, when not empty, says where the rule was read instead of a
+	// flag ("settings.json: permissions.allow[2]", "config.toml"); errors
+	// and notes name it.
+	Source string
+}
+
+// where names the rule for errors and notes: its source, or the flag.
+func (rt RuleText) where() string {
+	if rt.Source != "" {
+		return fmt.Sprintf("%s: %q", rt.Source, rt.Text)
+	}
+	return fmt.Sprintf("%s %q", rt.Kind.Flag(), rt.Text)
+}
+
+// ConfigReader is implemented by approvers that read the user's rules
+// from their client's own settings file (Claude Code's settings.json
+// "permissions", Codex's config.toml). ok is false, with no error, when
+// data is not such a file; rules go to this client only (ParseRules with
+// a "NAME:" prefix), each with its Source set; notes say what was not
+// read.
+type ConfigReader interface {
+	ApprovalRulesFromConfig(file string, data []byte) (rules []RuleText, notes []string, ok bool, err error)
 }
 
 // ParseRules routes the user's rules to the approvers. A rule written
@@ -218,17 +245,21 @@ func ParseRules(apps []Approver, rules []RuleText) (map[ClientID][]Rule, []strin
 	for _, rt := range rules {
 		text := strings.TrimSpace(rt.Text)
 		if text == "" {
-			return nil, nil, &RuleError{Kind: rt.Kind, Rule: rt.Text, Err: errors.New("empty rule")}
+			return nil, nil, &RuleError{Kind: rt.Kind, Rule: rt.Text, Source: rt.Source, Err: errors.New("empty rule")}
 		}
 		if name, rest, ok := strings.Cut(text, ":"); ok {
 			if a, ok := byName[name]; ok {
 				info := a.ApprovalInfo()
 				p, err := a.ParseApprovalRule(rt.Kind, rest)
 				if err != nil {
-					return nil, nil, &RuleError{Kind: rt.Kind, Rule: text, Client: info.Client.String(),
+					shown := text // as typed; a rule read from a file without the prefix added to route it
+					if rt.Source != "" {
+						shown = rest
+					}
+					return nil, nil, &RuleError{Kind: rt.Kind, Rule: shown, Source: rt.Source, Client: info.Client.String(),
 						Err: withSyntax(err, info)}
 				}
-				out[info.Client] = append(out[info.Client], Rule{Kind: rt.Kind, Text: rest, Parsed: p})
+				out[info.Client] = append(out[info.Client], Rule{Kind: rt.Kind, Text: rest, Source: rt.Source, Parsed: p})
 				continue
 			}
 		}
@@ -246,21 +277,21 @@ func ParseRules(apps []Approver, rules []RuleText) (map[ClientID][]Rule, []strin
 				continue
 			}
 			if err != nil {
-				return nil, nil, &RuleError{Kind: rt.Kind, Rule: text, Client: info.Client.String(),
+				return nil, nil, &RuleError{Kind: rt.Kind, Rule: text, Source: rt.Source, Client: info.Client.String(),
 					Err: withSyntax(err, info)}
 			}
 			used = true
-			out[info.Client] = append(out[info.Client], Rule{Kind: rt.Kind, Text: text, Parsed: p})
+			out[info.Client] = append(out[info.Client], Rule{Kind: rt.Kind, Text: text, Source: rt.Source, Parsed: p})
 		}
 		if !used {
 			msg := "no selected client reads this rule"
 			if len(syntaxes) > 0 {
 				msg += ": " + strings.Join(syntaxes, "; ")
 			}
-			return nil, nil, &RuleError{Kind: rt.Kind, Rule: text, Err: errors.New(msg)}
+			return nil, nil, &RuleError{Kind: rt.Kind, Rule: text, Source: rt.Source, Err: errors.New(msg)}
 		}
 		if len(skipped) > 0 {
-			notes = append(notes, fmt.Sprintf("%s %q is not a rule of %s; not applied there", rt.Kind.Flag(), text, strings.Join(skipped, ", ")))
+			notes = append(notes, fmt.Sprintf("%s is not a rule of %s; not applied there", RuleText{Kind: rt.Kind, Text: text, Source: rt.Source}.where(), strings.Join(skipped, ", ")))
 		}
 	}
 	return out, notes, nil

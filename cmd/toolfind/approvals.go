@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/approval"
@@ -15,6 +18,7 @@ type approvalsOptions struct {
 	io          *IOStreams
 	global      *globalOptions
 	allow, deny []string
+	settings    []string
 	tools       []string
 	format      string
 }
@@ -36,13 +40,16 @@ with a client name (claude:RULE, codex:RULE) to give it to that client only:
                 sandbox_mode=danger-full-access, mcp_servers.SERVER.default_tools_approval_mode=writes,
                 mcp_servers.SERVER.tools.TOOL.approval_mode=approve,
                 mcp_servers.SERVER.supports_parallel_tool_calls=true
-Other clients list their syntax in the error for a rule no selected client reads.
+Other clients list their syntax in the error for a rule no selected client reads. --settings
+reads the rules of a client's own settings file: Claude Code's settings.json "permissions"
+(allow, deny) or Codex's config.toml.
 
 Clients and modes whose decisions toolfind cannot reproduce (Claude Code's auto classifier,
 Grok Build, OpenCode) are listed as not simulated.`,
 		Example: `  toolfind approvals --catalog my-server.json
   toolfind approvals --catalog my-server.json --allow 'mcp__demo__*' --format json
   toolfind approvals --client codex --allow approval_policy=never --allow sandbox_mode=danger-full-access
+  toolfind approvals --catalog my-server.json --settings ~/.claude/settings.json --settings ~/.codex/config.toml
   toolfind approvals --catalog my-server.json --format markdown > approvals.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runApprovals(cmd, opts) },
@@ -50,6 +57,7 @@ Grok Build, OpenCode) are listed as not simulated.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.allow, "allow", nil, "allow `RULE` in a client's own syntax (see above); repeatable")
 	f.StringArrayVar(&opts.deny, "deny", nil, "deny `RULE` in a client's own syntax; repeatable")
+	f.StringArrayVar(&opts.settings, "settings", nil, "a client's settings `FILE` to read rules from (Claude Code settings.json \"permissions\", Codex config.toml); repeatable")
 	f.StringArrayVar(&opts.tools, "tool", nil, "tool to decide (server/tool, server__tool, mcp__server__tool or a unique name); repeatable; default: all")
 	addFormatFlag(f, &opts.format, "text", "json", "markdown")
 	return cmd
@@ -82,10 +90,23 @@ func runApprovals(cmd *cobra.Command, opts *approvalsOptions) error {
 	for _, r := range opts.deny {
 		rules = append(rules, search.RuleText{Kind: search.DenyRule, Text: r})
 	}
-	rep, err := approval.Run(cat, sims, tools, rules)
+	var files []approval.ConfigFile
+	for _, name := range opts.settings {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return badInput(fmt.Errorf("--settings: %w", err))
+		}
+		files = append(files, approval.ConfigFile{Name: name, Data: data})
+	}
+	fromFiles, notes, err := approval.RulesFromConfigs(sims, files)
+	if err != nil {
+		return badInput(err)
+	}
+	rep, err := approval.Run(cat, sims, tools, append(rules, fromFiles...))
 	if err != nil {
 		return usageError("%v", err)
 	}
+	rep.Notes = append(notes, rep.Notes...)
 	switch opts.format {
 	case "json":
 		return writeJSON(opts.io.Out, rep)

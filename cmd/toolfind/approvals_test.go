@@ -293,3 +293,47 @@ func TestApprovalsLiveServer(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestApprovalsSettings: rules read from the user's Claude Code
+// settings.json and Codex config.toml decide as the same rules given as
+// flags would, and each is named by its file.
+func TestApprovalsSettings(t *testing.T) {
+	claudeSettings := writeFile(t, "settings.json", `{"permissions": {"allow": ["Bash(ls)", "mcp__demo__*"], "deny": ["mcp__demo__destructive"]}}`)
+	codexConfig := writeFile(t, "config.toml", "approval_policy = \"never\"\nsandbox_mode = \"danger-full-access\"\n[mcp_servers.demo]\nsupports_parallel_tool_calls = true\n")
+	fromFiles := runApprovalsJSON(t, "--client", "claude,codex", "--settings", claudeSettings, "--settings", codexConfig)
+	fromFlags := runApprovalsJSON(t, "--client", "claude,codex", "--allow", "mcp__demo__*", "--deny", "mcp__demo__destructive",
+		"--allow", "approval_policy=never", "--allow", "sandbox_mode=danger-full-access", "--allow", "mcp_servers.demo.supports_parallel_tool_calls=true")
+	if len(fromFiles.Approvals) != 45 || fmt.Sprint(fromFiles.Approvals) != fmt.Sprint(fromFlags.Approvals) {
+		t.Errorf("settings files and flags decide differently:\n%v\n%v", fromFiles.Approvals, fromFlags.Approvals)
+	}
+	// Claude: the deny rule wins in every mode; Codex: never + full disk
+	// write runs what would ask, every tool in parallel.
+	claude := cellsOf(fromFiles, "claude@2.1.332", []string{"default", "bypassPermissions"})
+	codex := cellsOf(fromFiles, "codex@0.171.0", []string{"auto", "prompt"})
+	if claude["demo/destructive"] != "deny deny" || claude["demo/unannotated"] != "run run" || codex["demo/destructive"] != "run run" {
+		t.Errorf("claude %v, codex %v", claude, codex)
+	}
+	if !strings.Contains(strings.Join(fromFiles.Notes, "\n"), "settings.json: 1 rule for Claude Code's own tools (not MCP tools) not read") {
+		t.Errorf("notes %q", fromFiles.Notes)
+	}
+	t.Setenv("COLUMNS", "1000") // the temporary path on one line
+	text, _, _ := run(t, "approvals", "--catalog", approvalsDemo, "--client", "claude", "--settings", claudeSettings)
+	if !strings.Contains(text, "  rule: "+claudeSettings+": permissions.deny[0]: mcp__demo__destructive\n") {
+		t.Errorf("text lacks the rule's source:\n%s", text)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--client", "claude", "--settings", codexConfig}, codexConfig + `: not a settings file of claude@2.1.332 (Claude Code settings.json with "permissions", Codex config.toml)`},
+		{[]string{"--client", "codex", "--settings", writeFile(t, "bad.toml", "approval_policy = 3\n")}, "bad.toml: approval_policy: int64 is not a string or a boolean"},
+		{[]string{"--client", "claude", "--settings", writeFile(t, "s.json", `{"permissions": {"deny": ["mcp__demo__*x"]}}`)}, `s.json: permissions.deny[0]: "mcp__demo__*x": claude@2.1.332:`},
+		{[]string{"--settings", "/nonexistent/settings.json"}, "--settings: open /nonexistent/settings.json: no such file or directory"},
+	} {
+		_, errOut, code := run(t, append([]string{"approvals", "--catalog", approvalsDemo}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d %q, want exit 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
