@@ -121,8 +121,10 @@ func (r *Report) clientNote(n string) bool {
 // writeMatrix prints the tools × modes table within width. When the tool
 // ids do not fit beside one-line headers, long mode names are stacked on
 // two lines at a camelCase boundary ("bypass" over "Permissions"); then
-// the columns closed up to one space, then the widest headers are cut, then the tool ids shortened in the middle;
-// when even that does not fit, one block per tool.
+// the columns are closed up to one space; then the widest headers are cut
+// until the tool column holds the ids or two fifths of the width, and
+// longer ids are shortened in the middle; when even that does not fit,
+// one block per tool.
 func (t table) writeMatrix(b *strings.Builder, width int) {
 	gap := 2
 	ncol := len(t.headers)
@@ -161,8 +163,9 @@ func (t table) writeMatrix(b *strings.Builder, width int) {
 		heads, colW, fixed = layout(true)
 	}
 	// Cut the widest header columns, one character at a time, down to
-	// their cells, while the tool ids do not fit whole.
-	for width-fixed < toolW {
+	// their cells, while the tool column is narrower than the tool ids
+	// and than two fifths of the width (longer ids are shortened).
+	for width-fixed < min(toolW, max(minToolWidth, width*2/5)) {
 		widest := -1
 		for j := range colW {
 			if colW[j] > cellW[j] && (widest < 0 || colW[j] > colW[widest]) {
