@@ -163,14 +163,14 @@ func parseSetting(kind search.RuleKind, text string) (setting, error) {
 	if !ok {
 		return setting{}, fmt.Errorf("%q is not KEY=VALUE: %w", t, search.ErrNotRuleSyntax)
 	}
-	key, err := splitKey(strings.TrimSpace(k))
+	key, err := search.SplitKey(strings.TrimSpace(k))
 	if err != nil || !codexKey(key) {
 		return setting{}, fmt.Errorf("%q is not a Codex approval setting: %w", t, search.ErrNotRuleSyntax)
 	}
 	if kind == search.DenyRule {
 		return setting{}, fmt.Errorf("Codex has no deny rule for MCP tools; give Codex settings with --allow (with approval_policy=never and a sandbox that is not danger-full-access, Codex refuses the calls that need approval)")
 	}
-	val, err := settingValue(strings.TrimSpace(v))
+	val, err := search.SettingValue(strings.TrimSpace(v))
 	if err != nil {
 		return setting{}, fmt.Errorf("%s: %v", strings.Join(key, "."), err)
 	}
@@ -207,82 +207,6 @@ func codexKey(key []string) bool {
 		return len(key) >= 2
 	}
 	return false
-}
-
-// splitKey splits a TOML dotted key: bare segments [A-Za-z0-9_-]+, basic
-// "..." (escapes \" and \\) and literal '...' segments, dots between,
-// spaces around dots allowed.
-func splitKey(k string) ([]string, error) {
-	var out []string
-	i := 0
-	for {
-		for i < len(k) && (k[i] == ' ' || k[i] == '\t') {
-			i++
-		}
-		if i >= len(k) {
-			return nil, fmt.Errorf("key %q: a segment is missing", k)
-		}
-		var seg strings.Builder
-		switch c := k[i]; {
-		case c == '"' || c == '\'':
-			i++
-			closed := false
-			for i < len(k) {
-				ch := k[i]
-				if ch == c {
-					closed = true
-					i++
-					break
-				}
-				if c == '"' && ch == '\\' && i+1 < len(k) && (k[i+1] == '"' || k[i+1] == '\\') {
-					ch = k[i+1]
-					i++
-				}
-				seg.WriteByte(ch)
-				i++
-			}
-			if !closed {
-				return nil, fmt.Errorf("key %q: unclosed quote", k)
-			}
-		default:
-			for i < len(k) && bareKeyChar(k[i]) {
-				seg.WriteByte(k[i])
-				i++
-			}
-			if seg.Len() == 0 {
-				return nil, fmt.Errorf("key %q: unexpected %q", k, k[i])
-			}
-		}
-		out = append(out, seg.String())
-		for i < len(k) && (k[i] == ' ' || k[i] == '\t') {
-			i++
-		}
-		if i >= len(k) {
-			return out, nil
-		}
-		if k[i] != '.' {
-			return nil, fmt.Errorf("key %q: unexpected %q", k, k[i])
-		}
-		i++
-	}
-}
-
-func bareKeyChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-// settingValue reads a value: bare, or one quoted TOML string.
-func settingValue(v string) (string, error) {
-	if v == "" {
-		return "", fmt.Errorf("the value is missing")
-	}
-	if q := v[0]; q == '"' || q == '\'' {
-		if len(v) < 2 || v[len(v)-1] != q || strings.ContainsRune(v[1:len(v)-1], rune(q)) {
-			return "", fmt.Errorf("value %s: want one quoted string", v)
-		}
-		return v[1 : len(v)-1], nil
-	}
-	return v, nil
 }
 
 // session is the settings in force, from the rules in order (later ones

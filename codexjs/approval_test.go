@@ -266,27 +266,6 @@ func TestParseSettingErrors(t *testing.T) {
 	}
 }
 
-func TestSplitKey(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"a.b.c", []string{"a", "b", "c"}},
-		{`a."b.c".d`, []string{"a", "b.c", "d"}},
-		{`a . 'b"c' . d`, []string{"a", `b"c`, "d"}},
-		{`"a\"b"`, []string{`a"b`}},
-		{"a..b", nil},
-		{"a.", nil},
-		{"", nil},
-		{"a b", nil},
-	} {
-		got, err := splitKey(tc.in)
-		if tc.want == nil && err == nil || tc.want != nil && !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("splitKey(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-}
-
 func FuzzParseSetting(f *testing.F) {
 	for _, s := range []string{"approval_policy=never", `mcp_servers."a.b".tools.t.approval_mode="approve"`, "mcp_servers.x.supports_parallel_tool_calls=true", "x", "=", `mcp_servers."=`} {
 		f.Add(s)

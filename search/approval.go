@@ -334,3 +334,82 @@ func (info ApprovalInfo) DefaultMode() string {
 	}
 	return info.Modes[0].Name
 }
+
+// SplitKey splits a dotted settings key as TOML writes it (Codex
+// config.toml; Gemini CLI settings paths are written the same way): bare segments [A-Za-z0-9_-]+, basic
+// "..." (escapes \" and \\) and literal '...' segments, dots between,
+// spaces around dots allowed.
+func SplitKey(k string) ([]string, error) {
+	var out []string
+	i := 0
+	for {
+		for i < len(k) && (k[i] == ' ' || k[i] == '\t') {
+			i++
+		}
+		if i >= len(k) {
+			return nil, fmt.Errorf("key %q: a segment is missing", k)
+		}
+		var seg strings.Builder
+		switch c := k[i]; {
+		case c == '"' || c == '\'':
+			i++
+			closed := false
+			for i < len(k) {
+				ch := k[i]
+				if ch == c {
+					closed = true
+					i++
+					break
+				}
+				if c == '"' && ch == '\\' && i+1 < len(k) && (k[i+1] == '"' || k[i+1] == '\\') {
+					ch = k[i+1]
+					i++
+				}
+				seg.WriteByte(ch)
+				i++
+			}
+			if !closed {
+				return nil, fmt.Errorf("key %q: unclosed quote", k)
+			}
+		default:
+			for i < len(k) && BareKeyChar(k[i]) {
+				seg.WriteByte(k[i])
+				i++
+			}
+			if seg.Len() == 0 {
+				return nil, fmt.Errorf("key %q: unexpected %q", k, k[i])
+			}
+		}
+		out = append(out, seg.String())
+		for i < len(k) && (k[i] == ' ' || k[i] == '\t') {
+			i++
+		}
+		if i >= len(k) {
+			return out, nil
+		}
+		if k[i] != '.' {
+			return nil, fmt.Errorf("key %q: unexpected %q", k, k[i])
+		}
+		i++
+	}
+}
+
+// BareKeyChar reports whether c may appear in a bare TOML key.
+func BareKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// SettingValue reads the value of a KEY=VALUE setting: bare, or one
+// quoted string (its quotes removed, nothing unescaped).
+func SettingValue(v string) (string, error) {
+	if v == "" {
+		return "", fmt.Errorf("the value is missing")
+	}
+	if q := v[0]; q == '"' || q == '\'' {
+		if len(v) < 2 || v[len(v)-1] != q || strings.ContainsRune(v[1:len(v)-1], rune(q)) {
+			return "", fmt.Errorf("value %s: want one quoted string", v)
+		}
+		return v[1 : len(v)-1], nil
+	}
+	return v, nil
+}

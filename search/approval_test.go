@@ -219,3 +219,48 @@ func ExampleParseRules() {
 	// beta@1: deny ok=other
 	// --allow "mcp__demo__*": no selected client reads this rule: alpha@1 reads ok=SERVER
 }
+
+func TestSplitKey(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"a.b.c", []string{"a", "b", "c"}},
+		{`a."b.c".d`, []string{"a", "b.c", "d"}},
+		{`a . 'b"c' . d`, []string{"a", `b"c`, "d"}},
+		{`"a\"b"`, []string{`a"b`}},
+		{"a..b", nil},
+		{"a.", nil},
+		{"", nil},
+		{"a b", nil},
+	} {
+		got, err := search.SplitKey(tc.in)
+		if tc.want == nil && err == nil || tc.want != nil && !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SplitKey(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func FuzzSplitKey(f *testing.F) {
+	for _, s := range []string{`a.b.c`, `a."b.c".d`, `'x'.y`, `"a\"b"`, `a..b`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		segs, err := search.SplitKey(k)
+		if err != nil {
+			return
+		}
+		if len(segs) == 0 {
+			t.Fatalf("%q: no segment and no error", k)
+		}
+		// Written back with every segment quoted, it splits the same.
+		var parts []string
+		for _, s := range segs {
+			parts = append(parts, `"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)+`"`)
+		}
+		again, err := search.SplitKey(strings.Join(parts, "."))
+		if err != nil || !reflect.DeepEqual(again, segs) {
+			t.Fatalf("%q → %q → %q, %v", k, segs, again, err)
+		}
+	})
+}
