@@ -127,6 +127,10 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 					}
 					cells[i] = outcomes(col, res, err, q, i/ns, &sc, flat[i:i+1:i+1])
 					sc.keepHits(res.Hits)
+				} else if cv, ok := col.w.(writer.Covering); ok && !cv.Covers(col.sim, writer.PromptOf(q)) {
+					// Not asked of this client (a written file's prompt
+					// for another one): no outcome, not a miss.
+					cells[i] = nil
 				} else {
 					cells[i] = writtenOutcomes(ctx, col, q, i/ns, &sc)
 					if ctx.Err() != nil {
@@ -266,7 +270,11 @@ func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.Query
 		}
 		seen := map[string]bool{}
 		for qi := 0; qi < nq; qi++ {
-			for _, o := range cells[qi*ns+si][1:] {
+			cell := cells[qi*ns+si]
+			if len(cell) == 0 {
+				continue
+			}
+			for _, o := range cell[1:] {
 				if !seen[o.Client] {
 					seen[o.Client] = true
 					variant[o.Client] = true

@@ -34,6 +34,20 @@
 // (ClientMetrics.ErrorSummary). Variant rows are diagnostics: thresholds
 // apply to them only when named, and the JUnit format leaves them out.
 //
+// # Written calls
+//
+// With Options.Writers, each client's model writes its calls (package
+// writer) and the client replays them; a query counts as found when any
+// of its calls shows an expected tool (the best call's outcome, each
+// expected tool at its best over the calls, tokens summed). A prompt for
+// which the model made no call is an outcome of its own (NoCall), not
+// found. A writer that covers only some prompts per client (a
+// written-queries file with lines for Claude on some prompts and for
+// Codex on others: writer.Covering) gives a client no outcome for a
+// prompt it has no line for: each client is scored over the prompts
+// written for it (ClientMetrics.Queries and Runs count them), never
+// charged a miss for a prompt nobody asked its model.
+//
 // # One outcome
 //
 // A simulator's hits carry Rank and RankWorst: the range of positions a

@@ -259,12 +259,38 @@ func (r *Report) skipped() int {
 // notScored says how many queries the metrics count and why the others
 // are left out ("" when every query is scored).
 func (r *Report) notScored() string {
+	if p := r.perClientScored(); p != "" {
+		return p
+	}
 	n := r.skipped()
 	if n <= 0 {
 		return ""
 	}
 	return fmt.Sprintf("%s of %s %s scored; %s skipped: no expected tool (empty \"expect\")",
 		Thousands(r.QueryCount-n), Thousands(r.QueryCount), plural(r.QueryCount, "query", "queries"), Thousands(n))
+}
+
+// perClientScored says how many prompts each client row is scored on
+// when some row was not asked every prompt (a written file with calls of
+// different clients for different prompts: package doc, "Written
+// calls"): "each client is scored over the prompts written for it:
+// claude@2.1.332 on 2, codex@0.171.0 on 1 (of 3 prompts)"; "" when every
+// row ran every query.
+func (r *Report) perClientScored() string {
+	partial := false
+	var parts []string
+	for _, c := range r.Clients {
+		if c.Variant {
+			continue
+		}
+		partial = partial || c.Runs > 0 && c.Runs < r.QueryCount
+		parts = append(parts, fmt.Sprintf("%s on %s", c.Client, Thousands(c.Queries)))
+	}
+	if !partial {
+		return ""
+	}
+	return fmt.Sprintf("each client is scored over the prompts written for it: %s (of %s %s)",
+		strings.Join(parts, ", "), Thousands(r.QueryCount), plural(r.QueryCount, "prompt", "prompts"))
 }
 
 func plural(n int, one, many string) string {
@@ -436,7 +462,7 @@ func (r *Report) WriteText(w io.Writer, width int) error {
 		fmt.Fprintln(w, l)
 	}
 	if n := r.notScored(); n != "" {
-		writeLines(w, textfit.Wrap(n, width))
+		writeLines(w, textfit.Wrap(esc(n), width))
 	}
 	if ws := r.writerNote(); ws != "" {
 		for _, l := range textfit.Wrap(esc(ws), width) {
@@ -624,6 +650,9 @@ func mdEscape(s string) string {
 // in a collapsed section.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "## toolfind findability\n\n%s\n\n", mdEscape(r.title()))
+	if p := r.perClientScored(); p != "" {
+		fmt.Fprintf(w, "%s\n\n", mdEscape(p))
+	}
 	head := append([]string{"client", "limit"}, r.header()...)
 	for i := range head {
 		head[i] = strings.ToLower(head[i])

@@ -53,6 +53,8 @@ func describe(name string) string {
 		return "calls a program wrote"
 	case "import":
 		return "calls real models made, from session logs"
+	case "unnamed":
+		return "the file does not say who wrote these calls"
 	}
 	return ""
 }

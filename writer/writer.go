@@ -179,6 +179,24 @@ func NewReplay(lines []Line) *Replay {
 	return r
 }
 
+// Covering is implemented by writers that have calls for only some
+// prompts and clients (a written-queries file): a prompt a writer does
+// not cover for a client is no call of that client's model, it was never
+// asked of it, so a bench scores each client over the prompts covered
+// for it only.
+type Covering interface {
+	Writer
+	Covers(sim search.Simulator, p Prompt) bool
+}
+
+// Covers implements Covering: whether the file has a line for the prompt
+// and the simulator's client (a line with a null call included: the
+// model was asked and made no call).
+func (r *Replay) Covers(sim search.Simulator, p Prompt) bool {
+	_, ok := r.calls[replayKey{p.ID, sim.Client().Name}]
+	return ok
+}
+
 // Name implements Writer.
 func (r *Replay) Name() string { return "written" }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,40 @@ func TestQueryOnlyOptionNeedsVerbatim(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "bench", "--client", "codex", "--codex-script", script, "--writer", "heuristic,verbatim"); code != 0 {
 		t.Errorf("with verbatim: exit %d: %s", code, errOut)
+	}
+}
+
+// TestBenchWrittenTwoClients: 2 Claude lines and 1 Codex line, every call
+// finding its tool, give Claude 2 of 2 and Codex 1 of 1, and say so.
+func TestBenchWrittenTwoClients(t *testing.T) {
+	w := writeFile(t, "w.jsonl", `{"id": 1, "prompt": "find the invoice", "client": "claude", "call": {"query": "select:mcp__billing__invoice_lookup"}, "expect": ["billing/invoice_lookup"]}
+{"id": 2, "prompt": "weather alerts", "client": "claude", "call": {"query": "select:mcp__weather__get_alerts"}, "expect": ["weather/get_alerts"]}
+{"id": 3, "prompt": "list the files", "client": "codex", "call": {"code": "const re = /list/i;\ntext(ALL_TOOLS.filter(t => re.test(t.name) || re.test(t.description)).map(t => t.name).join(\"\\n\"));"}, "expect": ["files/list_directory"]}
+`)
+	out, errOut, code := run(t, "bench", "--written", w, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Clients []struct {
+			Client       string
+			Queries      int
+			FoundAtLimit float64 `json:"found_at_limit"`
+			NoCall       int     `json:"no_call"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, c := range rep.Clients {
+		rows = append(rows, fmt.Sprintf("%s %d %.3f %d", c.Client, c.Queries, c.FoundAtLimit, c.NoCall))
+	}
+	if got, want := strings.Join(rows, "; "), "claude@2.1.332 2 1.000 0; codex@0.171.0 1 1.000 0"; got != want {
+		t.Errorf("rows (client, queries, found@limit, no call):\n got %s\nwant %s", got, want)
+	}
+	out, _, _ = run(t, "bench", "--written", w)
+	if !strings.Contains(out, "each client is scored over the prompts written for it: claude@2.1.332 on 2, codex@0.171.0 on 1") {
+		t.Errorf("the table does not say what each client is scored on:\n%s", out)
 	}
 }
