@@ -39,6 +39,18 @@ type ClientMetrics struct {
 	// NotFound counts queries where no tie order shows an expected tool.
 	NotFound        int     `json:"not_found"`
 	MeanShownTokens float64 `json:"mean_shown_tokens"`
+	// Uncapped marks a row whose client sets no cap on what its model
+	// reads (every result Outcome.Uncapped: Codex code mode's script
+	// output, OpenCode's eager tool list). Its found@limit says only that
+	// the tool is somewhere in what the model reads; the reports do not
+	// headline it and a found@limit gate does not judge it. Where the tool
+	// lands (FoundAt1, MRR, MeanRank) and MeanReadTokens decide.
+	Uncapped bool `json:"uncapped,omitempty"`
+	// MeanReadTokens and P95ReadTokens (nearest rank) are the tokens the
+	// model reads to reach the expected tool (Outcome.ReadTokens), over the
+	// queries where one is shown.
+	MeanReadTokens float64 `json:"mean_read_tokens"`
+	P95ReadTokens  float64 `json:"p95_read_tokens"`
 	// Runs counts the row's outcomes (every query the row ran, with or
 	// without an expected tool).
 	Runs int `json:"runs,omitempty"`
@@ -65,12 +77,19 @@ type ClientMetrics struct {
 func metrics(label string, os []*Outcome) ClientMetrics {
 	m := ClientMetrics{Client: label, RankDist: []float64{}}
 	limits := map[int]int{}
-	var ranks []float64
+	var ranks, reads []float64
 	tokens := 0
+	capped, uncapped := 0, 0
 	for _, o := range os {
 		limits[o.Limit]++
 		tokens += o.ShownTokens
 		m.Runs++
+		switch {
+		case o.Uncapped:
+			uncapped++
+		case o.Error == "" && !o.NoCall:
+			capped++
+		}
 		if o.Error != "" {
 			m.Errors++
 		}
@@ -84,6 +103,9 @@ func metrics(label string, os []*Outcome) ClientMetrics {
 			continue
 		}
 		m.Queries++
+		if o.ReadTokens > 0 {
+			reads = append(reads, float64(o.ReadTokens))
+		}
 		m.FoundAt1 += o.PAt1
 		m.FoundAtLimit += o.PWithinLimit
 		m.FoundAllAtLimit += o.PAllWithinLimit
@@ -107,6 +129,15 @@ func metrics(label string, os []*Outcome) ClientMetrics {
 		}
 	}
 	m.Limit = mode(limits)
+	m.Uncapped = uncapped > 0 && capped == 0
+	if len(reads) > 0 {
+		sum := 0.0
+		for _, r := range reads {
+			sum += r
+		}
+		m.MeanReadTokens = round(sum / float64(len(reads)))
+		m.P95ReadTokens = percentile(reads, 0.95)
+	}
 	if len(os) > 0 {
 		m.MeanShownTokens = round(float64(tokens) / float64(len(os)))
 	}

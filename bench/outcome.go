@@ -43,6 +43,15 @@ type Outcome struct {
 	RR          float64 `json:"rr"`
 	MeanRank    float64 `json:"mean_rank"`
 	ShownTokens int     `json:"shown_tokens"`
+	// Uncapped marks a result the client sets no cap on
+	// (search.Result.Uncapped): the model reads every tool in it, so
+	// being shown decides little, the rank and ReadTokens do.
+	Uncapped bool `json:"uncapped,omitempty"`
+	// ReadTokens is how much the model reads to reach the best-placed
+	// expected tool shown: the simulator's Hit.ReadTokens, else the whole
+	// result (ShownTokens); over several calls, the calls read before the
+	// best one too. 0 when no expected tool is shown.
+	ReadTokens int `json:"read_tokens,omitempty"`
 	// OutrankedBy are the tools placed above the best-placed expected tool
 	// in every tie order, or, when no expected tool is among the hits, the
 	// tools shown instead; at most max(Limit, 10), in the client's order.
@@ -149,11 +158,16 @@ func (sc *scorer) evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 			first.see(h)
 		}
 	}
+	o.Uncapped = r.Uncapped
+	readTokens := 0 // the fewest tokens read to reach an expected hit
 	for _, id := range expect {
 		h, ok := first.get(id)
 		t := ToolOutcome{Tool: id}
 		if ok {
 			t.Rank, t.RankWorst, t.PWithinLimit = h.Rank, worst(h), clampP(h.PWithinLimit)
+			if h.ReadTokens > 0 && t.PWithinLimit > 0 && (readTokens == 0 || h.ReadTokens < readTokens) {
+				readTokens = h.ReadTokens
+			}
 		}
 		o.Tools = append(o.Tools, t)
 	}
@@ -230,6 +244,12 @@ func (sc *scorer) evaluate(r search.Result, expect []corpus.ToolID) Outcome {
 	}
 	o.PWithinLimit = round(found)
 	o.Found = o.PWithinLimit == 1
+	if o.PWithinLimit > 0 {
+		if readTokens == 0 {
+			readTokens = o.ShownTokens // the model reads the whole result
+		}
+		o.ReadTokens = readTokens
+	}
 	o.PAt1, o.RR, o.MeanRank = round(o.PAt1), round(o.RR), round(o.MeanRank)
 
 	// Rank, RankWorst: the best-placed expected tool's group.

@@ -49,7 +49,26 @@ func TestEvaluateWorkedExamples(t *testing.T) {
 				Rank: 3, RankWorst: 3, PWithinLimit: 1, PAllWithinLimit: 1, Found: true, FoundAll: true,
 				PAt1: 0, RR: 0.333333, MeanRank: 3, OutrankedBy: ids("s/a", "s/b"),
 				Tools: []ToolOutcome{{Tool: "s/x", Rank: 3, RankWorst: 3, PWithinLimit: 1}},
-				Dist:  []float64{0, 0, 1}},
+				Dist:  []float64{0, 0, 1},
+				// No hit says how much is read before it: the whole result.
+				ReadTokens: 42},
+		},
+		{
+			// An uncapped result (a script's output): x's name ends at
+			// token 25 of 100; y, also expected, later (token 60). The
+			// tokens read to reach the best-placed one: 25.
+			name: "uncapped",
+			r: search.Result{Client: "codex@0.171.0", Limit: 3, Uncapped: true, ShownTokens: 100, Hits: []search.Hit{
+				{Tool: "s/a", Rank: 1, RankWorst: 1, PWithinLimit: 1, ReadTokens: 10},
+				{Tool: "s/x", Rank: 2, RankWorst: 2, PWithinLimit: 1, ReadTokens: 25},
+				{Tool: "s/y", Rank: 3, RankWorst: 3, PWithinLimit: 1, ReadTokens: 60}}},
+			expect: ids("s/y", "s/x"),
+			want: Outcome{Client: "codex@0.171.0", Limit: 3, ShownTokens: 100, Expect: ids("s/y", "s/x"),
+				Uncapped: true, ReadTokens: 25,
+				Rank: 2, RankWorst: 2, PWithinLimit: 1, PAllWithinLimit: 1, Found: true, FoundAll: true,
+				RR: 0.5, MeanRank: 2, OutrankedBy: ids("s/a"),
+				Tools: []ToolOutcome{{Tool: "s/y", Rank: 3, RankWorst: 3, PWithinLimit: 1}, {Tool: "s/x", Rank: 2, RankWorst: 2, PWithinLimit: 1}},
+				Dist:  []float64{0, 1}},
 		},
 		{
 			// Worked example 2: P(X=j) = 1/4 for j = 1..4, slots 1 and 2
@@ -359,4 +378,22 @@ func FuzzEvaluate(f *testing.F) {
 			t.Fatalf("found-all %v / rr %v / p@1 %v exceed found-any %v", o.PAllWithinLimit, o.RR, o.PAt1, o.PWithinLimit)
 		}
 	})
+}
+
+// TestMergeCallsReadTokens: the model reads its calls' results in order,
+// so the tokens read to reach the tool are the results before the best
+// call's, then the best one up to the tool: 30 + 25 = 55; the tokens
+// shown add up: 30 + 100 = 130.
+func TestMergeCallsReadTokens(t *testing.T) {
+	first := evaluate(search.Result{Client: "c@1", Limit: 5, ShownTokens: 30, Hits: []search.Hit{hit("s/a", 1, 1, 1)}}, ids("s/x"))
+	second := evaluate(search.Result{Client: "c@1", Limit: 5, ShownTokens: 100, Uncapped: true, Hits: []search.Hit{
+		{Tool: "s/x", Rank: 1, RankWorst: 1, PWithinLimit: 1, ReadTokens: 25}}}, ids("s/x"))
+	m := mergeCalls([]Outcome{first, second})
+	if m.ReadTokens != 55 || m.ShownTokens != 130 || !m.Found || !m.Uncapped {
+		t.Errorf("read %d, shown %d, found %v, uncapped %v; want 55, 130, true, true", m.ReadTokens, m.ShownTokens, m.Found, m.Uncapped)
+	}
+	// Not found: nothing read to reach it.
+	if m := mergeCalls([]Outcome{first, first}); m.ReadTokens != 0 {
+		t.Errorf("not found: read %d, want 0", m.ReadTokens)
+	}
 }

@@ -123,6 +123,13 @@ func mergeCalls(os []Outcome) Outcome {
 	m.Tools = append([]ToolOutcome(nil), m.Tools...)
 	tokens := 0
 	allFailed := true
+	if m.ReadTokens > 0 {
+		// The model reads the results in order: the calls before the
+		// best one, then the best one up to the tool.
+		for _, o := range os[:best] {
+			m.ReadTokens += o.ShownTokens
+		}
+	}
 	for _, o := range os {
 		tokens += o.ShownTokens
 		if o.Error == "" {

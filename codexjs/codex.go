@@ -524,13 +524,18 @@ func (c *compiled) result(client, strategy string, out ExecOutput) search.Result
 		Hits:        make([]search.Hit, 0, len(visible)),
 		Shown:       shown,
 		ShownTokens: approxTokens(len(shown)),
+		// No cap (codex.md §1.4, §2): the model reads whatever its script
+		// prints, up to the output truncation.
+		Uncapped: true,
 	}
 	for i, f := range visible {
 		e := c.entries[f.entry]
+		at := len(items[0]) + f.offset
 		res.Hits = append(res.Hits, search.Hit{
 			Rank: i + 1, RankWorst: i + 1, PWithinLimit: 1,
 			Tool: e.Tool.ID(), Name: e.Name,
-			Why: []string{fmt.Sprintf("name visible at byte %d of the output", len(items[0])+f.offset)},
+			Why:        []string{fmt.Sprintf("name visible at byte %d of the output", at)},
+			ReadTokens: approxTokens(at + len(e.Name)),
 		})
 	}
 	res.Limit = len(res.Hits)

@@ -174,13 +174,15 @@ func (s *Eager) Search(ctx context.Context, q search.Query) (search.Result, erro
 		return search.Result{}, err
 	}
 	mcp, builtin, total := s.DefinitionTokens()
+	// No cap (opencode.md §C.1): every tool definition is in every
+	// request, and the model reads them all.
 	r := search.Result{Client: s.id.String(), Limit: len(s.entries), Hits: make([]search.Hit, 0, len(s.entries)),
-		Shown: s.shown, ShownTokens: total}
+		Shown: s.shown, ShownTokens: total, Uncapped: true}
 	// One reason for every hit, shared (full: an append copies it).
 	why := []string{"eager: sent as a top-level tool with every request"}
 	for i, e := range s.entries {
 		r.Hits = append(r.Hits, search.Hit{Rank: 1, RankWorst: 1, PWithinLimit: 1, Tool: e.tool.ID(), Name: e.key,
-			Why:   why[:1:1],
+			Why: why[:1:1], ReadTokens: total,
 			Extra: map[string]any{"definition_tokens": s.defTok[i]}})
 	}
 	r.Notes = []string{

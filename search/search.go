@@ -61,6 +61,12 @@ type Hit struct {
 	// Why explains the score signal by signal, one entry per query term or
 	// signal, e.g. `invoice: part "invoice" +12; coarse "invoice_lookup" contains +4`.
 	Why []string `json:"why,omitempty"`
+	// ReadTokens is how much of Shown the model reads to reach this hit,
+	// by the client's token estimate: the text up to and including the
+	// hit's name (or, for every tool definition sent at once, all of
+	// them). 0 when the simulator does not say; what matters most in an
+	// Uncapped result.
+	ReadTokens int `json:"read_tokens,omitempty"`
 	// Extra holds client-specific facts about the hit (e.g. OpenCode's
 	// "in_catalog"). Keys are snake_case; values must marshal to JSON.
 	Extra map[string]any `json:"extra,omitempty"`
@@ -75,6 +81,14 @@ type Result struct {
 	Strategy string `json:"strategy"`
 	// Limit is the effective result limit used.
 	Limit int `json:"limit"`
+	// Uncapped says the client sets no cap on the tools the model reads
+	// here: the hits are every tool whose name is in what the model reads
+	// (all of a code-mode script's output, every tool definition sent at
+	// once), Limit is their number, not a limit, and being among them
+	// says only that the tool is somewhere in the text. Where it lands
+	// (its rank) and how much the model reads to reach it
+	// (Hit.ReadTokens) are what decide.
+	Uncapped bool `json:"uncapped,omitempty"`
 	// Hits are in the order the client returns them, already cut to Limit
 	// unless the client shows more (see the client's docs).
 	Hits []Hit `json:"hits"`
