@@ -168,6 +168,10 @@ type column struct {
 	queryWriter string
 }
 
+// noSearchLabel is the WriterLabel of a row whose model never searches
+// in a run with writers (its Writer is "").
+const noSearchLabel = "none: its model sees every tool and makes no search call"
+
 // columns pairs every simulator with every writer (see Options.Writers).
 func columns(sims []search.Simulator, ws []writer.Writer) []column {
 	var cols []column
@@ -264,9 +268,12 @@ func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.Query
 	writerLabels := map[string]string{}
 	for si := range cols {
 		labels = append(labels, cols[si].label)
-		if cols[si].w != nil || cols[si].queryWriter != "" {
+		switch {
+		case cols[si].w != nil || cols[si].queryWriter != "":
 			writers[cols[si].label] = writerName(cols[si])
 			writerLabels[cols[si].label] = writer.Label(writers[cols[si].label], cols[si].sim.Client())
+		case len(opts.Writers) > 0 && search.SearchesNothing(cols[si].sim):
+			writerLabels[cols[si].label] = noSearchLabel
 		}
 		seen := map[string]bool{}
 		for qi := 0; qi < nq; qi++ {

@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"html/template"
 	"io"
 	"strconv"
@@ -109,9 +110,10 @@ func (r *Report) hasBand() bool {
 	return false
 }
 
-// band formats the best/worst found@limit band, "-" when it is a point.
+// band formats the best/worst found@limit band, "-" when it is a point
+// (or the row is uncapped: no found@limit to bound).
 func band(c ClientMetrics) string {
-	if c.FoundAtLimitBest == c.FoundAtLimitWorst {
+	if c.FoundAtLimitBest == c.FoundAtLimitWorst || c.Uncapped {
 		return "-"
 	}
 	return Percent(c.FoundAtLimitWorst) + "–" + Percent(c.FoundAtLimitBest)
@@ -143,7 +145,9 @@ func (r *Report) comparisonRow(label string) bool {
 // (writer.Label), and how many prompts had none ("" when no row's calls
 // were written): "writer: heuristic (a prediction of the model's call)"
 // when one writer wrote every row's calls, else "writers: " and, per
-// label, the rows it wrote ("every client" when it wrote one row of each).
+// label, the rows it wrote ("every client" when it wrote one row of each
+// client that writes calls); a client whose model never searches is named
+// with noSearchLabel.
 func (r *Report) writerNote() string {
 	type group struct {
 		label string
@@ -152,19 +156,19 @@ func (r *Report) writerNote() string {
 	var groups []*group
 	byLabel := map[string]*group{}
 	clients := map[string]bool{}
-	var noCall []string
+	var noCall, none []string
 	for _, c := range r.Clients {
 		if c.Variant {
 			continue
 		}
-		client := c.Client
-		if c.Writer != "" {
-			client = strings.TrimSuffix(client, " ("+c.Writer+")")
-		}
-		clients[client] = true
 		if c.Writer == "" {
+			if c.WriterLabel != "" {
+				none = append(none, c.Client+": "+c.WriterLabel)
+			}
 			continue
 		}
+		client := strings.TrimSuffix(c.Client, " ("+c.Writer+")")
+		clients[client] = true
 		label := c.WriterLabel
 		if label == "" {
 			label = c.Writer
@@ -198,6 +202,9 @@ func (r *Report) writerNote() string {
 			}
 			b.WriteString(g.label + " for " + who)
 		}
+	}
+	for _, n := range none {
+		b.WriteString("; " + n)
 	}
 	if len(noCall) > 0 {
 		b.WriteString("; no search call (counted not found): " + strings.Join(noCall, ", "))
@@ -313,6 +320,67 @@ func limitText(n int) string {
 	return strconv.Itoa(n)
 }
 
+// rowLimit is a row's LIMIT cell: "none" for an uncapped row (its model
+// reads every tool it gets; the number of hits is no limit), else
+// limitText.
+func rowLimit(c ClientMetrics) string {
+	if c.Uncapped {
+		return "none"
+	}
+	return limitText(c.Limit)
+}
+
+// foundText is a row's FOUND@LIMIT cell: "n/a" for an uncapped row, whose
+// found@limit says only that the tool is somewhere in what the model
+// reads (uncappedNote says what decides instead).
+func foundText(c ClientMetrics) string {
+	if c.Uncapped {
+		return "n/a"
+	}
+	return Percent(c.FoundAtLimit)
+}
+
+// uncappedNote explains the uncapped rows, one sentence for all and one
+// per row ("" when there is none): no cap, so found@limit is not shown;
+// where the tool lands and the tokens read to reach it are.
+//
+//	no cap on what these models read (all of a script's output, every tool
+//	definition at once): found@limit says only that the tool is somewhere
+//	in it (n/a above); where it lands and what the model reads to reach it
+//	decide:
+//	  codex@0.171.0: mean rank 98.60 (p95 206), found@1 0.9%, MRR 0.041;
+//	  983 tokens read to reach it (p95 2,009), of 2,234 shown
+func (r *Report) uncappedNote() []string {
+	var rows []string
+	for _, c := range r.Clients {
+		if !c.Uncapped || c.Queries == 0 {
+			continue
+		}
+		s := fmt.Sprintf("%s: mean rank %s (p95 %s), found@1 %s, MRR %s", c.Client,
+			rankStat(c, c.MeanRank, 2), rankStat(c, c.P95Rank, 0), Percent(c.FoundAt1), num(c.MRR, 3))
+		read, p95, shown := int(math.Round(c.MeanReadTokens)), int(math.Round(c.P95ReadTokens)), int(math.Round(c.MeanShownTokens))
+		switch {
+		case read == 0:
+		case read == p95 && read == shown:
+			s += fmt.Sprintf("; the model reads all %s tokens every time", Thousands(read))
+		default:
+			s += fmt.Sprintf("; %s tokens read to reach it (p95 %s), of %s shown", Thousands(read), Thousands(p95), Thousands(shown))
+		}
+		if c.NotFound > 0 {
+			s += fmt.Sprintf("; %s %s not in it at all", Thousands(c.NotFound), plural(c.NotFound, "query", "queries"))
+		}
+		rows = append(rows, s)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	head := "no cap on what these models read (all of a script's output, every tool definition at once): found@limit says only that the tool is somewhere in it (n/a above); where it lands and what the model reads to reach it decide:"
+	if len(rows) == 1 {
+		head = strings.Replace(head, "these models read", "this model reads", 1)
+	}
+	return append([]string{head}, rows...)
+}
+
 // errorsHeader is the column added after metricHeader when some row has
 // errors (and only then, so reports without errors keep their layout).
 const errorsHeader = "ERRORS"
@@ -369,7 +437,7 @@ func metricCells(c ClientMetrics) []string {
 	return []string{
 		strconv.Itoa(c.Queries),
 		Percent(c.FoundAt1),
-		Percent(c.FoundAtLimit),
+		foundText(c),
 		band(c),
 		num(c.MRR, 3),
 		rankStat(c, c.MeanRank, 2),
@@ -476,6 +544,19 @@ func (r *Report) WriteText(w io.Writer, width int) error {
 			fmt.Fprintln(w, l)
 		}
 	}
+	for i, n := range r.uncappedNote() {
+		if i == 0 {
+			writeLines(w, textfit.Wrap(esc(n), width))
+			continue
+		}
+		for k, l := range textfit.Wrap(esc(n), width-4) {
+			if k == 0 {
+				fmt.Fprintf(w, "  %s\n", l)
+			} else {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
+		}
+	}
 	for _, c := range r.Clients {
 		if e := c.ErrorSummary(); e != "" {
 			writeLines(w, textfit.Wrap("warning: "+esc(e), width))
@@ -488,7 +569,7 @@ func (r *Report) WriteText(w io.Writer, width int) error {
 		for _, g := range b.Groups {
 			for _, c := range g.Clients {
 				t.Rows = append(t.Rows, []string{esc(groupValue(g.Value)), esc(c.Client), strconv.Itoa(c.Queries),
-					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), strconv.Itoa(c.NotFound)})
+					Percent(c.FoundAt1), foundText(c), num(c.MRR, 3), strconv.Itoa(c.NotFound)})
 			}
 		}
 		writeLines(w, t.Lines(width))
@@ -576,9 +657,9 @@ func (r *Report) writeMetricsText(w io.Writer, width int) {
 		cell        func(c ClientMetrics) string
 	}
 	cols := []col{
-		{"", "LIMIT", func(c ClientMetrics) string { return limitText(c.Limit) }},
+		{"", "LIMIT", rowLimit},
 		{"FOUND", "@1", func(c ClientMetrics) string { return Percent(c.FoundAt1) }},
-		{"FOUND", "@LIMIT", func(c ClientMetrics) string { return Percent(c.FoundAtLimit) }},
+		{"FOUND", "@LIMIT", foundText},
 	}
 	if r.hasBand() {
 		cols = append(cols, col{"TIE", "BAND", func(c ClientMetrics) string {
@@ -665,10 +746,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	aligns[0] = "---"
 	mdRow(w, aligns...)
 	for _, c := range r.Clients {
-		mdRow(w, append([]string{code(c.Client), limitText(c.Limit)}, r.cells(c)...)...)
+		mdRow(w, append([]string{code(c.Client), rowLimit(c)}, r.cells(c)...)...)
 	}
 	if r.hasBand() {
 		fmt.Fprintf(w, "\n%s\n", bandNote)
+	}
+	if n := r.uncappedNote(); len(n) > 0 {
+		fmt.Fprintf(w, "\n%s\n\n", mdEscape(upperFirst(n[0])))
+		for _, l := range n[1:] {
+			fmt.Fprintf(w, "- %s\n", mdEscape(l))
+		}
 	}
 	for _, c := range r.Clients {
 		if e := c.ErrorSummary(); e != "" {
@@ -685,7 +772,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, g := range b.Groups {
 			for _, c := range g.Clients {
 				mdRow(w, mdEscape(groupValue(g.Value)), code(c.Client), strconv.Itoa(c.Queries),
-					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), strconv.Itoa(c.NotFound))
+					Percent(c.FoundAt1), foundText(c), num(c.MRR, 3), strconv.Itoa(c.NotFound))
 			}
 		}
 	}
@@ -741,4 +828,12 @@ func esc(s string) string { return safetext.Escape(s) }
 
 func mdRow(w io.Writer, cells ...string) {
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+}
+
+// upperFirst capitalises a sentence's first letter (ASCII).
+func upperFirst(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }

@@ -101,6 +101,8 @@ type htmlChart struct {
 type htmlData struct {
 	Title   string
 	Writers string // who wrote each client's calls ("" when nobody did)
+	// Uncapped explains the rows without a cap (Report.uncappedNote).
+	Uncapped []string
 	Report  *Report
 	Header  []string
 	Rows    [][]string
@@ -120,13 +122,13 @@ type htmlTable struct {
 
 // WriteHTML writes the self-contained HTML report.
 func (r *Report) WriteHTML(w io.Writer) error {
-	d := htmlData{Title: r.title(), Writers: r.writerNote(), Report: r, Legend: heatClasses}
+	d := htmlData{Title: r.title(), Writers: r.writerNote(), Uncapped: r.uncappedNote(), Report: r, Legend: heatClasses}
 	d.Header = append([]string{"client", "limit"}, r.header()...)
 	for i := range d.Header {
 		d.Header[i] = strings.ToLower(d.Header[i])
 	}
 	for _, c := range r.Clients {
-		d.Rows = append(d.Rows, append([]string{c.Client, limitText(c.Limit)}, r.cells(c)...))
+		d.Rows = append(d.Rows, append([]string{c.Client, rowLimit(c)}, r.cells(c)...))
 		d.Clients = append(d.Clients, c.Client)
 		d.Charts = append(d.Charts, rankChart(c))
 	}
@@ -135,7 +137,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		for _, g := range b.Groups {
 			for _, c := range g.Clients {
 				t.Rows = append(t.Rows, []string{groupValue(g.Value), c.Client, strconv.Itoa(c.Queries),
-					Percent(c.FoundAt1), Percent(c.FoundAtLimit), num(c.MRR, 3), strconv.Itoa(c.NotFound)})
+					Percent(c.FoundAt1), foundText(c), num(c.MRR, 3), strconv.Itoa(c.NotFound)})
 			}
 		}
 		d.By = append(d.By, t)
@@ -200,6 +202,7 @@ func (d *htmlData) escape() {
 		}
 	}
 	d.Title = e(d.Title)
+	all(d.Uncapped)
 	all(d.Header)
 	for _, r := range d.Rows {
 		all(r)
@@ -414,7 +417,9 @@ footer{margin-top:24px;color:#8c959f;font-size:12px}
 <table>
 <tr>{{range $i, $h := .Header}}<th{{if eq $i 0}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range $i, $c := .}}<td{{if eq $i 0}} class="l mono"{{end}}>{{$c}}</td>{{end}}</tr>
-{{end}}</table>
+{{end}}</table>{{with .Uncapped}}
+<p class="sub">{{index . 0}}</p>
+<ul class="sub">{{range $i, $l := .}}{{if $i}}<li>{{$l}}</li>{{end}}{{end}}</ul>{{end}}
 
 <h2 id="ranks">Rank distributions</h2>
 <p class="sub">Share of queries whose first expected tool is shown at each position (expected counts over tie orders); the red bar is "not shown".</p>
