@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,6 +27,11 @@ func (t Threshold) IsSet() bool { return t.Default != nil || len(t.PerClient) > 
 // "X" (the default) or "client=X", where X is a fraction ("0.8") or a
 // percentage ("80%"). Later entries override earlier ones.
 func ParseThreshold(specs ...string) (Threshold, error) {
+	return parseSpecs(specs, parseFraction)
+}
+
+// parseSpecs reads "X" and "client=X" entries with parse for X.
+func parseSpecs(specs []string, parse func(string) (float64, error)) (Threshold, error) {
 	var t Threshold
 	for _, spec := range specs {
 		for _, part := range strings.Split(spec, ",") {
@@ -39,7 +44,7 @@ func ParseThreshold(specs ...string) (Threshold, error) {
 				val, name = name, ""
 			}
 			name = strings.TrimSpace(name)
-			x, err := parseFraction(strings.TrimSpace(val))
+			x, err := parse(strings.TrimSpace(val))
 			if err != nil {
 				return Threshold{}, fmt.Errorf("%q: %v", part, err)
 			}
@@ -57,6 +62,15 @@ func ParseThreshold(specs ...string) (Threshold, error) {
 		}
 	}
 	return t, nil
+}
+
+// parseNumber reads a finite number.
+func parseNumber(s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return x, nil
 }
 
 // parseFraction reads "0.8" or "80%" as 0.8; the value must be in [0, 1].
@@ -94,10 +108,32 @@ func (t Threshold) For(label string) (float64, bool) {
 	return 0, false
 }
 
-// Thresholds are the minimums `check` enforces.
+// key is the per-client key that For uses for a row label ("" when the
+// value is the default, or there is none).
+func (t Threshold) key(label string) string {
+	base, strategy := label, ""
+	if i := strings.Index(label, " ["); i >= 0 && strings.HasSuffix(label, "]") {
+		base, strategy = label[:i], label[i:]
+	}
+	name, _, _ := strings.Cut(base, "@")
+	for _, k := range []string{label, name + strategy} {
+		if _, ok := t.PerClient[k]; ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// named reports whether a per-client value, not the default, applies to
+// a row label.
+func (t Threshold) named(label string) bool { return t.key(label) != "" }
+
+// Thresholds are the minimums and maximums `check` enforces.
 type Thresholds struct {
-	MinFoundAtLimit Threshold // compared with ClientMetrics.FoundAtLimit
+	MinFoundAtLimit Threshold // compared with ClientMetrics.FoundAtLimit (not for an uncapped row)
 	MinMRR          Threshold // compared with ClientMetrics.MRR
+	MaxMeanRank     Threshold // compared with ClientMetrics.MeanRank
+	MaxReadTokens   Threshold // compared with ClientMetrics.MeanReadTokens
 }
 
 // Failure is one client row below a threshold, or one query that got
@@ -115,42 +151,28 @@ func (f Failure) String() string {
 	return f.Client + ": " + f.Reason
 }
 
-// Check returns one failure per client row below a threshold (one line
-// naming every metric it misses), in row order. Thresholds name rows
-// as described at Threshold; a threshold naming no row is an error, so
-// a typo never passes silently.
+// Check returns one failure per client row that misses a threshold (one
+// line naming every metric it misses), in row order: the failing
+// threshold gates of Gates. Thresholds name rows as described at
+// Threshold; a threshold naming no row is an error, so a typo never
+// passes silently, and so is a found@limit minimum named for an uncapped
+// row (see Gates).
 func (r *Report) Check(th Thresholds) ([]Failure, error) {
-	for _, t := range []Threshold{th.MinFoundAtLimit, th.MinMRR} {
-		var unknown []string
-		for k := range t.PerClient {
-			if !r.matches(k) {
-				unknown = append(unknown, k)
-			}
-		}
-		if len(unknown) > 0 {
-			sort.Strings(unknown)
-			var rows []string
-			for _, c := range r.Clients {
-				rows = append(rows, c.Client)
-			}
-			return nil, fmt.Errorf("threshold for %s: no such client in the report (clients: %s)",
-				strings.Join(unknown, ", "), strings.Join(rows, ", "))
+	for _, t := range []Threshold{th.MinFoundAtLimit, th.MinMRR, th.MaxMeanRank, th.MaxReadTokens} {
+		if err := r.checkNames(t); err != nil {
+			return nil, err
 		}
 	}
 	var out []Failure
 	for _, c := range r.Clients {
+		gates, err := thresholdGates(c, th)
+		if err != nil {
+			return nil, err
+		}
 		var why []string
-		minFound, okFound := th.MinFoundAtLimit.For(c.Client)
-		minMRR, okMRR := th.MinMRR.For(c.Client)
-		switch {
-		case c.Queries == 0 && (okFound || okMRR):
-			why = append(why, "no query with expected tools to measure")
-		default:
-			if okFound && c.FoundAtLimit < minFound-epsilon {
-				why = append(why, fmt.Sprintf("found@limit %s < %s", Percent(c.FoundAtLimit), Percent(minFound)))
-			}
-			if okMRR && c.MRR < minMRR-epsilon {
-				why = append(why, fmt.Sprintf("MRR %.3f < %.3f", c.MRR, minMRR))
+		for _, g := range gates {
+			if g.Failed() && !slices.Contains(why, g.Failure) {
+				why = append(why, g.Failure)
 			}
 		}
 		if len(why) > 0 {
@@ -186,7 +208,7 @@ func Compare(base, cur *Report) []Failure {
 		if b == nil || len(o.Expect) == 0 {
 			return
 		}
-		if o.PWithinLimit < b.PWithinLimit-epsilon || o.RR < b.RR-epsilon {
+		if worse(o, b) {
 			out = append(out, Failure{Client: o.Client, Query: o.Query,
 				Reason: fmt.Sprintf("%s → %s", describe(b), describe(o))})
 		}

@@ -9,7 +9,9 @@ import (
 )
 
 // JUnit XML, the subset CI systems read (Jenkins, GitLab, GitHub test
-// reporters): one <testsuite> per client, one <testcase> per query.
+// reporters). A check's verdict is WriteJUnitGates (a test case per
+// gate). A bench's report, which judges nothing, is WriteJUnit: one
+// <testsuite> per client, one <testcase> per query.
 // Strategy variant rows are left out: they show how a client searches, and
 // the client's verdict is its own row's.
 // A test case fails unless an expected tool is shown in every tie order
@@ -39,6 +41,11 @@ type junitSuite struct {
 	Time       string          `xml:"time,attr"`
 	Properties []junitProperty `xml:"properties>property,omitempty"`
 	Cases      []junitCase     `xml:"testcase"`
+	SystemOut  *junitText      `xml:"system-out,omitempty"`
+}
+
+type junitText struct {
+	Text string `xml:",cdata"`
 }
 
 type junitProperty struct {
@@ -125,16 +132,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		suites.Errors += s.Errors
 		suites.Skipped += s.Skipped
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(suites); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return writeJUnit(w, suites)
 }
 
 // caseName names a test case after its query, with the expected tools:
@@ -189,4 +187,106 @@ func xmlSafe(s string) string {
 		}
 		return '\uFFFD'
 	}, s)
+}
+
+// WriteJUnitGates writes a check's verdict as JUnit XML: one <testsuite>
+// per row that a gate judges, in row order, with the row's metrics as
+// properties and the queries it does not certainly show in its
+// <system-out>; one <testcase> per gate (Report.Gates), in order: a
+// failing gate is a <failure> (message: why; text: the tools behind
+// it), a gate that does not judge the row is <skipped> with the reason.
+// So the file fails exactly when the check does: failures="0" for a
+// check that passes.
+func (r *Report) WriteJUnitGates(w io.Writer, gates []Gate) error {
+	suites := junitSuites{Name: "toolfind check", Time: "0"}
+	index := map[string]int{}
+	metrics := map[string]ClientMetrics{}
+	for _, c := range r.Clients {
+		metrics[c.Client] = c
+	}
+	misses := r.misses()
+	suite := func(client string) *junitSuite {
+		if k, ok := index[client]; ok {
+			return &suites.Suites[k]
+		}
+		c := metrics[client]
+		s := junitSuite{Name: client, Time: "0", Properties: []junitProperty{
+			{"limit", rowLimit(c)},
+			{"found_at_1", num(c.FoundAt1, 6)},
+			{"found_at_limit", num(c.FoundAtLimit, 6)},
+			{"mrr", num(c.MRR, 6)},
+			{"mean_rank", num(c.MeanRank, 6)},
+			{"mean_read_tokens", num(c.MeanReadTokens, 6)},
+		}}
+		if c.Uncapped {
+			s.Properties = append(s.Properties, junitProperty{"uncapped", "true"})
+		}
+		if c.Writer != "" {
+			s.Properties = append(s.Properties, junitProperty{"writer", c.WriterLabel})
+		}
+		if ms := misses[client]; len(ms) > 0 {
+			var b strings.Builder
+			fmt.Fprintf(&b, "%d %s not certainly shown:\n", len(ms), plural(len(ms), "query", "queries"))
+			for _, o := range ms {
+				fmt.Fprintf(&b, "%s → %s: %s\n", o.Query, joinIDs(o.Expect), missText(o))
+			}
+			s.SystemOut = &junitText{Text: xmlSafe(b.String())}
+		}
+		index[client] = len(suites.Suites)
+		suites.Suites = append(suites.Suites, s)
+		return &suites.Suites[len(suites.Suites)-1]
+	}
+	// Suites in row order, whatever the order of the gates.
+	judged := map[string]bool{}
+	for _, g := range gates {
+		judged[g.Client] = true
+	}
+	for _, c := range r.Clients {
+		if judged[c.Client] {
+			suite(c.Client)
+		}
+	}
+	for _, g := range gates {
+		s := suite(g.Client)
+		tc := junitCase{Name: g.Name, Classname: "toolfind." + g.Client, Time: "0"}
+		if g.kind == "baseline" || g.Query != "" {
+			o := Outcome{Query: g.Query, Expect: g.Expect}
+			tc.Name = g.Name + ": " + caseName(&o)
+			tc.File, tc.Line = r.Queries, g.Line
+		}
+		switch {
+		case g.Failed():
+			typ := g.kind
+			if typ == "" {
+				typ = "gate"
+			}
+			tc.Failure = &junitProblem{Message: g.Failure, Type: typ, Text: xmlSafe(g.Detail)}
+			s.Failures++
+		case g.Skipped != "":
+			tc.Skipped = &junitProblem{Message: g.Skipped}
+			s.Skipped++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, tc)
+	}
+	for _, s := range suites.Suites {
+		suites.Tests += s.Tests
+		suites.Failures += s.Failures
+		suites.Skipped += s.Skipped
+	}
+	return writeJUnit(w, suites)
+}
+
+// writeJUnit encodes the suites after the XML header.
+func writeJUnit(w io.Writer, suites junitSuites) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(suites); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }

@@ -37,6 +37,8 @@ type benchOptions struct {
 	noVerbatim bool // --no-verbatim, deprecated: no baseline is added unasked
 	// wf are the model and command writers' flags (writerflags.go).
 	wf *writerFlags
+	// gates, set by check, are its verdict: its JUnit report is them.
+	gates *[]bench.Gate
 }
 
 func newBenchCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -278,9 +280,13 @@ func (o *benchOptions) write(rep *bench.Report) error {
 		w = o.outFile
 	}
 	var err error
-	if o.format == string(bench.Table) && o.outFile == nil {
+	switch {
+	case o.gates != nil && o.format == string(bench.JUnit):
+		// check's JUnit: its verdict, one test case per gate.
+		err = rep.WriteJUnitGates(w, *o.gates)
+	case o.format == string(bench.Table) && o.outFile == nil:
 		err = rep.WriteText(w, outputWidth(o.io.Out)) // fits the terminal
-	} else {
+	default:
 		err = rep.Write(w, bench.Format(o.format))
 	}
 	if err != nil {

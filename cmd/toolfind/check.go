@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/bench"
+	"github.com/toolfind/toolfind/search"
 )
 
 func init() { commands = append(commands, command{"check", newCheckCmd}) }
@@ -15,12 +18,14 @@ func init() { commands = append(commands, command{"check", newCheckCmd}) }
 // checkOptions are the flags of `toolfind check`: bench's, plus the
 // thresholds and the baseline.
 type checkOptions struct {
-	bench        benchOptions
-	minFound     []string
-	minMRR       []string
-	baseline     string
-	saveBaseline string
-	allowErrors  bool
+	bench         benchOptions
+	minFound      []string
+	minMRR        []string
+	maxMeanRank   []string
+	maxReadTokens []string
+	baseline      string
+	saveBaseline  string
+	allowErrors   bool
 }
 
 func newCheckCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -29,8 +34,10 @@ func newCheckCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 		Use:   "check --queries FILE [--min-found-at-limit X] [--min-mrr X] [--baseline FILE]",
 		Short: "Fail (exit 1) when findability is below a threshold or worse than a baseline",
 		Long: `Check runs the same evaluation as bench, writes its report, and exits 1 when a client's
-found@limit or MRR is below the minimum, or when a query got worse than in a saved JSON
-report (--baseline, written by 'toolfind bench --format json --out FILE').
+found@limit or MRR is below the minimum, its mean rank or the tokens its model reads to reach
+the tool above the maximum, or when a query got worse than in a saved JSON report
+(--baseline, written by 'toolfind bench --format json --out FILE'). It judges exactly the
+rows it runs: one per client and writer (--writer heuristic,verbatim adds the verbatim rows).
 
 A threshold is a fraction (0.8) or a percentage (80%), for every client, or for one client
 with NAME=X (claude=0.9, codex@0.171.0=0.7, "codex [regex]"=0.5 for a strategy variant);
@@ -38,9 +45,20 @@ repeat the flag or separate entries with commas. Strategy variant rows are check
 against thresholds that name them, and never against the baseline. A query got worse when
 its expected tool is shown less often (over tie orders) or further down (lower expected
 reciprocal rank). A search that fails (a --codex-script that throws or times out)
-also fails the check, unless --allow-errors is given.`,
+also fails the check, unless --allow-errors is given.
+
+A client with no cap on what its model reads (Codex code mode reads all of its script's
+output; OpenCode's eager mode sends every tool) has a found@limit that says only that the
+tool is somewhere in it: a --min-found-at-limit for every client skips it, saying so, and
+one named for it is refused. Gate such a client on where the tool lands (--min-mrr,
+--max-mean-rank) or on what its model reads to reach it (--max-read-tokens).
+
+With --format junit, the report is the verdict: one test case per gate (per client and
+threshold, per client whether its searches ran, and per query compared with the
+baseline), failing exactly when the check does.`,
 		Example: `  toolfind check --catalog github.json --queries q.jsonl --min-found-at-limit 0.8
   toolfind check --catalog github.json --queries q.jsonl --min-mrr 0.5 --min-mrr claude=0.7
+  toolfind check --catalog github.json --queries q.jsonl --min-found-at-limit 0.9 --max-mean-rank codex=20
   toolfind check --catalog github.json --queries q.jsonl --baseline main.json --format junit --out junit.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(cmd, opts) },
@@ -49,6 +67,8 @@ also fails the check, unless --allow-errors is given.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.minFound, "min-found-at-limit", nil, "minimum found@limit: `X` or CLIENT=X (repeatable)")
 	f.StringArrayVar(&opts.minMRR, "min-mrr", nil, "minimum MRR: `X` or CLIENT=X (repeatable)")
+	f.StringArrayVar(&opts.maxMeanRank, "max-mean-rank", nil, "maximum mean rank of the expected tool where shown: `N` or CLIENT=N (repeatable)")
+	f.StringArrayVar(&opts.maxReadTokens, "max-read-tokens", nil, "maximum mean tokens the model reads to reach the expected tool: `N` or CLIENT=N (repeatable)")
 	f.StringVar(&opts.baseline, "baseline", "", "saved JSON report `FILE`; fail on any query that got worse")
 	f.StringVar(&opts.saveBaseline, "save-baseline", "", "also write the JSON report to `FILE` (a baseline for later runs)")
 	f.BoolVar(&opts.allowErrors, "allow-errors", false, "do not fail when searches fail (a script that throws or times out); they still count as what the model saw")
@@ -56,16 +76,26 @@ also fails the check, unless --allow-errors is given.`,
 }
 
 func runCheck(cmd *cobra.Command, opts *checkOptions) error {
-	found, err := bench.ParseThreshold(opts.minFound...)
-	if err != nil {
-		return usageError("--min-found-at-limit %v", err)
+	var th bench.Thresholds
+	for _, t := range []struct {
+		flag  string
+		specs []string
+		parse func(...string) (bench.Threshold, error)
+		into  *bench.Threshold
+	}{
+		{"min-found-at-limit", opts.minFound, bench.ParseThreshold, &th.MinFoundAtLimit},
+		{"min-mrr", opts.minMRR, bench.ParseThreshold, &th.MinMRR},
+		{"max-mean-rank", opts.maxMeanRank, bench.ParseMaximum, &th.MaxMeanRank},
+		{"max-read-tokens", opts.maxReadTokens, bench.ParseMaximum, &th.MaxReadTokens},
+	} {
+		v, err := t.parse(t.specs...)
+		if err != nil {
+			return usageError("--%s %v", t.flag, err)
+		}
+		*t.into = v
 	}
-	mrr, err := bench.ParseThreshold(opts.minMRR...)
-	if err != nil {
-		return usageError("--min-mrr %v", err)
-	}
-	if !found.IsSet() && !mrr.IsSet() && opts.baseline == "" {
-		return usageError("check needs --min-found-at-limit, --min-mrr or --baseline")
+	if !th.MinFoundAtLimit.IsSet() && !th.MinMRR.IsSet() && !th.MaxMeanRank.IsSet() && !th.MaxReadTokens.IsSet() && opts.baseline == "" {
+		return usageError("check needs --min-found-at-limit, --min-mrr, --max-mean-rank, --max-read-tokens or --baseline")
 	}
 	var base *bench.Report
 	if opts.baseline != "" {
@@ -89,23 +119,7 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	fails, err := rep.Check(bench.Thresholds{MinFoundAtLimit: found, MinMRR: mrr})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	if err := opts.bench.write(rep); err != nil {
-		return err
-	}
-	if save != nil {
-		if err := rep.WriteJSON(save); err != nil {
-			return badInput(fmt.Errorf("--save-baseline %v", err))
-		}
-		if err := commitOut("save-baseline", save); err != nil {
-			return err
-		}
-	}
 	errOut := opts.bench.io.ErrOut
-	var worse []bench.Failure
 	if base != nil {
 		// A baseline of another query set or client list would compare
 		// nothing and pass: refuse it, and say what a partial one skips.
@@ -118,37 +132,90 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 			fmt.Fprintf(errOut, "warning: --baseline %s: compared %s (query, client) %s; %s only in this run, %s only in the baseline\n",
 				opts.baseline, bench.Thousands(ov.Matched), plural(ov.Matched, "pair", "pairs"), bench.Thousands(ov.New), bench.Thousands(ov.Gone))
 		}
-		worse = bench.Compare(base, rep)
 	}
-	for _, f := range fails {
-		fmt.Fprintf(errOut, "FAIL %s\n", esc(f.String()))
+	gates, err := rep.Gates(bench.Checks{Thresholds: th, Baseline: base, AllowErrors: opts.allowErrors})
+	if err != nil {
+		if errors.Is(err, bench.ErrUncappedFoundAtLimit) {
+			return usageError("--min-found-at-limit %v (--min-mrr, --max-mean-rank, --max-read-tokens)", err)
+		}
+		return usageError("%v", err)
 	}
-	for _, f := range worse {
-		fmt.Fprintf(errOut, "WORSE %s\n", esc(f.String()))
+	opts.bench.gates = &gates
+	if err := opts.bench.write(rep); err != nil {
+		return err
 	}
-	var parts []string
-	if !opts.allowErrors {
-		errs := 0
-		for _, c := range rep.Clients {
-			if e := c.ErrorSummary(); e != "" {
-				errs += c.Errors
-				fmt.Fprintf(errOut, "ERROR %s\n", e)
+	if save != nil {
+		if err := rep.WriteJSON(save); err != nil {
+			return badInput(fmt.Errorf("--save-baseline %v", err))
+		}
+		if err := commitOut("save-baseline", save); err != nil {
+			return err
+		}
+	}
+	// On standard error: each failing gate, each that does not judge its
+	// row, then the verdict.
+	var worseLines, errLines []string
+	failedRows := map[string][]string{}
+	var rowOrder []string
+	uncapped := ""
+	for _, g := range gates {
+		switch {
+		case g.Skipped != "" && g.Name == bench.GateErrors:
+			// Allowed failed searches: the report's warning says so.
+		case g.Skipped != "":
+			fmt.Fprintf(errOut, "note: %s\n", esc(g.Skipped))
+			if uncapped == "" {
+				uncapped = search.ParseClientID(g.Client).Name
+			}
+		case !g.Failed():
+		case g.Query != "":
+			worseLines = append(worseLines, "WORSE "+esc(bench.Failure{Client: g.Client, Query: g.Query, Reason: g.Failure}.String()))
+		case g.Name == bench.GateErrors:
+			errLines = append(errLines, "ERROR "+esc(g.Failure))
+		default:
+			if failedRows[g.Client] == nil {
+				rowOrder = append(rowOrder, g.Client)
+			}
+			if !slices.Contains(failedRows[g.Client], g.Failure) {
+				failedRows[g.Client] = append(failedRows[g.Client], g.Failure)
 			}
 		}
-		if errs > 0 {
-			parts = append(parts, fmt.Sprintf("%s failed %s (--allow-errors to accept)", bench.Thousands(errs), plural(errs, "search", "searches")))
+	}
+	if uncapped != "" {
+		fmt.Fprintf(errOut, "hint: gate a client without a cap with --min-mrr, --max-mean-rank or --max-read-tokens (e.g. --max-mean-rank %s=20)\n", uncapped)
+	}
+	// One FAIL line per row, naming every threshold it misses.
+	for _, c := range rowOrder {
+		fmt.Fprintf(errOut, "FAIL %s\n", esc(c+": "+strings.Join(failedRows[c], "; ")))
+	}
+	for _, l := range append(worseLines, errLines...) {
+		fmt.Fprintln(errOut, l)
+	}
+	below, worse, errs := len(rowOrder), len(worseLines), len(errLines)
+	var parts []string
+	if errs > 0 {
+		n := 0
+		for _, c := range rep.Clients {
+			n += c.Errors
 		}
+		parts = append(parts, fmt.Sprintf("%s failed %s (--allow-errors to accept)", bench.Thousands(n), plural(n, "search", "searches")))
 	}
-	if n := len(fails); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s below threshold", n, plural(n, "client", "clients")))
+	if below > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s below threshold", below, plural(below, "client", "clients")))
 	}
-	if n := len(worse); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s worse than the baseline", n, plural(n, "query", "queries")))
+	if worse > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s worse than the baseline", worse, plural(worse, "query", "queries")))
 	}
 	if len(parts) > 0 {
 		return checkFailed(fmt.Errorf("check failed: %s", strings.Join(parts, ", ")))
 	}
-	fmt.Fprintf(errOut, "check passed: %d %s\n", len(rep.Clients), plural(len(rep.Clients), "client", "clients"))
+	rows := 0
+	for _, c := range rep.Clients {
+		if !c.Variant {
+			rows++
+		}
+	}
+	fmt.Fprintf(errOut, "check passed: %s\n", countText(rows, "client"))
 	return nil
 }
 

@@ -19,7 +19,7 @@ func TestCheckThresholds(t *testing.T) {
 		code  int
 		lines []string // on stderr: whole lines, or starts of lines ending in "…"
 	}{
-		{"all pass", []string{"--min-found-at-limit", "0.6", "--min-mrr", "0.5"}, 0, []string{"check passed: 4 clients"}},
+		{"all pass", []string{"--min-found-at-limit", "0.6", "--min-mrr", "0.5"}, 0, []string{"check passed: 3 clients"}},
 		{"one threshold for all", []string{"--min-found-at-limit", "70%"}, 1, []string{
 			"FAIL fake@1: found@limit 66.7% < 70.0%",
 			"FAIL fake-multi@1: found@limit 66.7% < 70.0%",
@@ -35,7 +35,7 @@ func TestCheckThresholds(t *testing.T) {
 		{"variant row by name", []string{"--min-found-at-limit", "fake-multi [names]=0.9"}, 1, []string{
 			"FAIL fake-multi@1 [names]: found@limit 62.5% < 90.0%",
 		}},
-		{"nothing to check", nil, 2, []string{"check needs --min-found-at-limit, --min-mrr or --baseline"}},
+		{"nothing to check", nil, 2, []string{"toolfind: check needs --min-found-at-limit, --min-mrr, --max-mean-rank, --max-read-tokens or --baseline"}},
 		{"bad threshold", []string{"--min-mrr", "2"}, 2, []string{`toolfind: --min-mrr "2": 2 is outside 0..1 (0%..100%)`}},
 		{"unknown client in threshold", []string{"--min-mrr", "claud=0.5"}, 2, []string{`toolfind: threshold for claud: no such client in the report…`}},
 	}
