@@ -130,17 +130,38 @@
 // […], "outcomes": […]} plus "by" and "per_tool" when asked; ReadReport
 // reads it back as a baseline); Markdown (the same tables, misses folded in
 // <details>, for a pull request comment or a CI job summary); JUnit XML
-// (one test case per query and client, failing unless an expected tool is
-// shown in every tie order); HTML (one self-contained file: the tables,
+// (for a bench, which judges nothing, one test case per query and client,
+// failing unless an expected tool is shown in every tie order; a check's
+// verdict is WriteJUnitGates, see "Checks"); HTML (one self-contained file: the tables,
 // per-client rank distributions as inline SVG bar charts, and a heatmap of
 // queries × clients coloured by rank).
 //
+// # Uncapped rows
+//
+// Some clients set no cap on what their model reads (search.Result.
+// Uncapped): Codex code mode's model reads all its script prints, and a
+// script that filters ALL_TOOLS by a broad pattern prints most of the
+// catalog (azure-e2e, heuristic writer: found@limit 1.000 while the tool's
+// mean rank is 98.6 and found@1 0.009); OpenCode's eager mode sends every
+// tool. Such a row's found@limit says only that the tool is somewhere in
+// the text. The table, Markdown and HTML show its LIMIT as "none" and its
+// FOUND@LIMIT as "n/a", and a note gives what decides instead: the rank,
+// found@1, MRR and the tokens the model reads to reach the tool
+// (ClientMetrics.MeanReadTokens, from search.Hit.ReadTokens, else the
+// whole result). JSON keeps every figure and marks the row "uncapped".
+//
 // # Checks
 //
-// Report.Check compares each row's found@limit and MRR with minimums, per
-// client when named ("claude=0.9"); Compare matches a report with a
-// baseline (rows by label, or by client name when the version changed;
-// queries by text, expected tools and occurrence) and lists every query
-// whose PWithinLimit or RR went down in a client row (variant rows are not
-// compared).
+// Report.Gates judges a report: per row, each threshold (found@limit and
+// MRR minimums, mean rank and read tokens maximums, per client when named:
+// "claude=0.9"), whether its searches ran without error, and, against a
+// baseline, each (query, client row). A found@limit minimum for every
+// client skips an uncapped row, saying why; one named for it is an error
+// (ErrUncappedFoundAtLimit). WriteJUnitGates writes the gates as JUnit,
+// one test case per gate, so the file fails exactly when the check does.
+// Report.Check returns the failing thresholds per row; Compare matches a
+// report with a baseline (rows by label, or by client name when the
+// version changed; queries by text, expected tools and occurrence) and
+// lists every query whose PWithinLimit or RR went down in a client row
+// (variant rows are not compared).
 package bench
