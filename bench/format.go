@@ -3,9 +3,9 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"html/template"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"

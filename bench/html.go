@@ -103,15 +103,15 @@ type htmlData struct {
 	Writers string // who wrote each client's calls ("" when nobody did)
 	// Uncapped explains the rows without a cap (Report.uncappedNote).
 	Uncapped []string
-	Report  *Report
-	Header  []string
-	Rows    [][]string
-	Charts  []htmlChart
-	Legend  []struct{ class, label string }
-	Clients []string
-	Heat    []htmlRow
-	By      []htmlTable
-	PerTool *htmlTable
+	Report   *Report
+	Header   []string
+	Rows     [][]string
+	Charts   []htmlChart
+	Legend   []struct{ class, label string }
+	Clients  []string
+	Heat     []htmlRow
+	By       []htmlTable
+	PerTool  *htmlTable
 }
 
 type htmlTable struct {
