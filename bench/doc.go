@@ -156,8 +156,9 @@
 // MRR minimums, mean rank and read tokens maximums, per client when named:
 // "claude=0.9"), whether its searches ran without error, and, against a
 // baseline, each (query, client row). A found@limit minimum for every
-// client skips an uncapped row, saying why; one named for it is an error
-// (ErrUncappedFoundAtLimit). WriteJUnitGates writes the gates as JUnit,
+// client fails an uncapped row only where the tool is not in what its
+// model reads at all, and otherwise skips it, saying why; one named for
+// it is an error (ErrUncappedFoundAtLimit). WriteJUnitGates writes the gates as JUnit,
 // one test case per gate, so the file fails exactly when the check does.
 // Report.Check returns the failing thresholds per row; Compare matches a
 // report with a baseline (rows by label, or by client name when the

@@ -68,10 +68,12 @@ var ErrUncappedFoundAtLimit = errors.New("found@limit cannot gate a client witho
 // failed); then, with a baseline, every (query, client row) compared
 // (Compare's matching), in outcome order.
 //
-// A found@limit minimum does not judge an uncapped row (ClientMetrics.
-// Uncapped): given for every client, its gate is Skipped and says why;
-// named for that client, it is an error wrapping
-// ErrUncappedFoundAtLimit. A threshold naming no row is an error (a typo
+// A found@limit minimum does not pass an uncapped row (ClientMetrics.
+// Uncapped), whose found@limit says only that the tool is somewhere in
+// what the model reads: given for every client, its gate fails the row
+// only where the tool is not in it at all often enough to fall below the
+// minimum, and is otherwise Skipped, saying why; named for that client,
+// it is an error wrapping ErrUncappedFoundAtLimit. A threshold naming no row is an error (a typo
 // never passes silently), as is a read-tokens maximum named for a row
 // whose client does not say how much its model reads.
 func (r *Report) Gates(c Checks) ([]Gate, error) {
@@ -142,6 +144,11 @@ func thresholdGates(m ClientMetrics, th Thresholds) ([]Gate, error) {
 		case m.Uncapped && th.MinFoundAtLimit.named(m.Client):
 			return nil, fmt.Errorf("%s=%s: %s has no cap on what its model reads, so its found@limit (%s) says only that the tool is somewhere in it: %w; gate where the tool lands (MRR, mean rank) or the tokens read to reach it",
 				th.MinFoundAtLimit.key(m.Client), Percent(min), m.Client, Percent(m.FoundAtLimit), ErrUncappedFoundAtLimit)
+		case m.Uncapped && !nothing && m.FoundAtLimit < min-epsilon:
+			// Below the minimum, an uncapped row's found@limit is a real
+			// failure: the tool is not in what its model reads at all.
+			g.Failure = fmt.Sprintf("found@limit %s < %s: the tool is not in what the model reads at all for %s of the queries",
+				Percent(m.FoundAtLimit), Percent(min), Percent(1-m.FoundAtLimit))
 		case m.Uncapped:
 			g.Skipped = fmt.Sprintf("%s has no cap on what its model reads: found@limit (%s) says only that the tool is somewhere in it, so it cannot fail; where the tool lands (MRR %s, mean rank %s) and the tokens read to reach it (%s) decide",
 				m.Client, Percent(m.FoundAtLimit), num(m.MRR, 3), rankStat(m, m.MeanRank, 2), Thousands(int(math.Round(m.MeanReadTokens))))

@@ -175,6 +175,16 @@ func TestGatesUncapped(t *testing.T) {
 		t.Errorf("gates:\n%s\nwant\n%s", strings.Join(verdicts, "\n"), strings.Join(want, "\n"))
 	}
 
+	// Below the minimum, the tool is missing from what the model reads at
+	// all (a script that prints too little, a server whose tools are not
+	// declared): that fails. 0.6 < 0.85; missing for 40%.
+	rep.Clients[1].FoundAtLimit = 0.6
+	if fails, err := rep.Check(bench.Thresholds{MinFoundAtLimit: th(bench.ParseThreshold, "0.85")}); err != nil || len(fails) != 1 ||
+		fails[0].String() != "codex@0.171.0: found@limit 60.0% < 85.0%: the tool is not in what the model reads at all for 40.0% of the queries" {
+		t.Errorf("uncapped below the minimum: %v %v", fails, err)
+	}
+	rep.Clients[1].FoundAtLimit = 1
+
 	_, err = rep.Gates(bench.Checks{Thresholds: bench.Thresholds{MinFoundAtLimit: th(bench.ParseThreshold, "codex=0.9")}})
 	if !errors.Is(err, bench.ErrUncappedFoundAtLimit) || !strings.HasPrefix(err.Error(), "codex=90.0%: codex@0.171.0 has no cap on what its model reads, so its found@limit (100.0%) says only") {
 		t.Errorf("named for the uncapped row: %v", err)

@@ -77,14 +77,16 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		return search.Result{}, err
 	}
 	mcp, builtin, total := s.d.Tokens()
-	r := search.Result{Client: ID.String(), Limit: len(s.d.MCP), Shown: s.shown, ShownTokens: total}
+	// No cap (gemini.md §1): every declared tool is in every request, and
+	// the model reads all of them.
+	r := search.Result{Client: ID.String(), Limit: len(s.d.MCP), Shown: s.shown, ShownTokens: total, Uncapped: true}
 	r.Hits = q.Hits[:0]
 	if cap(r.Hits) < len(s.d.MCP) {
 		r.Hits = make([]search.Hit, 0, len(s.d.MCP))
 	}
 	why := []string{"declared: sent with every request (Gemini CLI has no tool search)"}
 	for _, e := range s.d.MCP {
-		h := search.Hit{Rank: 1, RankWorst: 1, PWithinLimit: 1, Tool: e.Tool.ID(), Name: e.Name}
+		h := search.Hit{Rank: 1, RankWorst: 1, PWithinLimit: 1, Tool: e.Tool.ID(), Name: e.Name, ReadTokens: total}
 		if !q.Brief {
 			h.Why = why[:1:1]
 			h.Extra = map[string]any{"declaration_tokens": e.Tokens}

@@ -48,9 +48,10 @@ reciprocal rank). A search that fails (a --codex-script that throws or times out
 also fails the check, unless --allow-errors is given.
 
 A client with no cap on what its model reads (Codex code mode reads all of its script's
-output; OpenCode's eager mode sends every tool) has a found@limit that says only that the
-tool is somewhere in it: a --min-found-at-limit for every client skips it, saying so, and
-one named for it is refused. Gate such a client on where the tool lands (--min-mrr,
+output; OpenCode's eager mode and Gemini CLI send every tool) has a found@limit that says only that the
+tool is somewhere in it: a --min-found-at-limit for every client fails it only where the tool
+is not in what its model reads at all, and otherwise skips it, saying so; one named for it is
+refused. Gate such a client on where the tool lands (--min-mrr,
 --max-mean-rank) or on what its model reads to reach it (--max-read-tokens).
 
 With --format junit, the report is the verdict: one test case per gate (per client and

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,15 +59,16 @@ func TestCheckAzureE2E(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, errOut)
 	}
 	tests, failures, failing := junitOf(t, junit)
-	// 6 clients × (found@limit, searches).
-	if tests != 12 || failures != 0 || len(failing) != 0 {
-		t.Errorf("JUnit: %d tests, failures=%d %q; want 12 tests, none failing", tests, failures, failing)
+	// Per client (6 then, more as clients are added): found@limit and
+	// whether its searches ran.
+	if tests < 12 || tests%2 != 0 || failures != 0 || len(failing) != 0 {
+		t.Errorf("JUnit: %d tests, failures=%d %q; want 2 per client, none failing", tests, failures, failing)
 	}
 	for _, want := range []string{
 		"note: codex@0.171.0 has no cap on what its model reads: found@limit (100.0%) says only that the tool is somewhere in it, so it cannot fail;",
 		"note: opencode@1.18.33 has no cap on what its model reads:",
 		"hint: gate a client without a cap with --min-mrr, --max-mean-rank or --max-read-tokens (e.g. --max-mean-rank codex=20)\n",
-		"check passed: 6 clients\n",
+		"check passed: " + strconv.Itoa(tests/2) + " clients\n",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
