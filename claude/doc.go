@@ -162,6 +162,24 @@
 // ceil((UTF-8 bytes of the schema JSON + of the description) / 2.5) per tool
 // (built-ins: from their description length only).
 //
+// # Approvals (search.Approver; seed "Notes on MCP Design", Annotations)
+//
+// Claude Code's permission check for MCP calls, measured on 2.1.283 (five
+// tools × five modes, with and without the allow rule mcp__demo__*; the
+// newer profiles are assumed to decide the same, 2.1.88 is not
+// simulated), in order: a tool Claude Code does not offer is denied; a
+// matching deny rule denies (documented precedence, not measured);
+// _meta["anthropic/requiresUserInteraction"] asks on every call, even in
+// bypassPermissions, and dontAsk refuses it; plan mode asks for every tool
+// without readOnlyHint: true and runs a read-only one only under an allow
+// rule; bypassPermissions runs; a matching allow rule runs; anything else
+// asks, and dontAsk refuses instead. acceptEdits decides MCP calls as
+// default does; auto (a classifier model) is not simulated. Read-only
+// tools run at the same time, the others one after another. Rules:
+// mcp__SERVER, mcp__SERVER__*, mcp__SERVER__TOOL on the sanitised names;
+// --settings reads a settings.json's permissions.allow and .deny. The
+// measured table and each step's source are in approval.go.
+//
 // # Performance
 //
 // New builds the pool only: names, parts, the descriptions to search (an

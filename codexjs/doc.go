@@ -192,4 +192,16 @@
 // them: 55 queries over 5 shared catalogs and 30 over the 59 livemcpbench
 // servers without CJK text agree, and so do 30 of 30 over all 70 servers
 // (CJK text transliterated by deunicode's own table, see search/bm25).
+//
+// # Approvals (§6; search.Approver, shared by both profiles as codex@0.171.0)
+//
+// Modes are the approval_mode values. auto: destructiveHint true asks;
+// else readOnlyHint true runs; else it asks unless destructiveHint and
+// openWorldHint are both false (a missing hint counts as true). prompt
+// always asks, writes asks unless read-only, approve never asks. A call
+// that would ask is run under approval_policy never with sandbox_mode
+// danger-full-access and refused under any other sandbox. A tool may run
+// in parallel when it is read-only or its server sets
+// supports_parallel_tool_calls. Rules are config settings KEY=VALUE as
+// codex -c takes them; --settings reads a config.toml (approval.go).
 package codexjs
