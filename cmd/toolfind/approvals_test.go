@@ -337,3 +337,21 @@ func TestApprovalsSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalsTool: --tool limits the rows to the tools named, in the
+// order given; an unknown one is a usage error.
+func TestApprovalsTool(t *testing.T) {
+	rep := runApprovalsJSON(t, "--client", "codex", "--tool", "needs_user", "--tool", "demo/read_only")
+	var got []string
+	for _, r := range rep.Approvals {
+		if r.Mode == "auto" {
+			got = append(got, r.Tool+" "+r.Decision)
+		}
+	}
+	if want := "demo/needs_user ask,demo/read_only run"; strings.Join(got, ",") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	if _, errOut, code := run(t, "approvals", "--catalog", approvalsDemo, "--tool", "nope"); code != 2 || !strings.Contains(errOut, "--tool") {
+		t.Errorf("unknown tool: exit %d %q", code, errOut)
+	}
+}
