@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolfind/toolfind/internal/didyoumean"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -708,12 +709,14 @@ func resolveOnServer(cat *Catalog, entry string) (id ToolID, err error, ok bool)
 		}
 		srv, tool := entry[:i], entry[i+1:]
 		if s := cat.Server(srv); s != nil {
+			names := make([]string, 0, len(s.Tools))
 			for _, t := range s.Tools {
 				if t.Name == tool {
 					return t.ID(), nil, true
 				}
+				names = append(names, t.Name)
 			}
-			return "", fmt.Errorf("%q: server %q has no tool %q", entry, srv, tool), true
+			return "", fmt.Errorf("%q: server %q has no tool %q%s", entry, srv, tool, didyoumean.Hint(tool, names)), true
 		}
 	}
 	return "", nil, false
@@ -758,7 +761,36 @@ func (r *Resolver) Resolve(entry string) (ToolID, error) {
 	if id, err, ok := try(r.find(r.byBare, sanitize(entry))); ok {
 		return id, err
 	}
-	return "", fmt.Errorf("%q matches no tool in the catalog (write server/tool, server__tool, mcp__server__tool or a unique tool name)", entry)
+	return "", &NoToolError{Entry: entry, r: r}
+}
+
+// NoToolError is Resolve's error for an entry that matches no tool of the
+// catalog. Its message names the nearest tool when the entry looks like a
+// typo of it; that search runs over every tool, so only when the message
+// is read.
+type NoToolError struct {
+	Entry string
+	r     *Resolver
+}
+
+func (e *NoToolError) Error() string {
+	return fmt.Sprintf("%q matches no tool in the catalog%s (write server/tool, server__tool, mcp__server__tool or a unique tool name)", e.Entry, e.Hint())
+}
+
+// Hint is " (did you mean …?)" for the tool nearest to the entry: by id
+// ("billing/invoice_lookp"), else by bare name; "" when none is near.
+func (e *NoToolError) Hint() string {
+	if e.r == nil {
+		return ""
+	}
+	ids := make([]string, len(e.r.ids))
+	for i, id := range e.r.ids {
+		ids[i] = string(id)
+	}
+	if h := didyoumean.Hint(e.Entry, ids); h != "" {
+		return h
+	}
+	return didyoumean.Hint(e.Entry, e.r.names)
 }
 
 func joinIDs(ids []ToolID) string {

@@ -188,3 +188,20 @@ func TestResolveServerNameWithSlash(t *testing.T) {
 		t.Errorf("acme/tools/nope: %v", err)
 	}
 }
+
+// TestResolveDidYouMean: an entry that matches no tool names the nearest
+// one when it looks like a typo of it.
+func TestResolveDidYouMean(t *testing.T) {
+	r := NewResolver(Demo())
+	for entry, want := range map[string]string{
+		"invoice_lookp":         `"invoice_lookp" matches no tool in the catalog (did you mean "invoice_lookup"?)`,
+		"billing/invoice_lookp": `"billing/invoice_lookp": server "billing" has no tool "invoice_lookp" (did you mean "invoice_lookup"?)`,
+		"weather/get_forcast":   `"weather/get_forcast": server "weather" has no tool "get_forcast" (did you mean "get_forecast"?)`,
+		"zzz":                   `"zzz" matches no tool in the catalog (write`,
+	} {
+		_, err := r.Resolve(entry)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("Resolve(%q): %v, want prefix %q", entry, err, want)
+		}
+	}
+}

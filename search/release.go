@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolfind/toolfind/internal/didyoumean"
 )
 
 // Release numbers and how a client release picks a profile.
@@ -119,7 +121,13 @@ func LookupRelease(s string) (Profile, Resolution, error) {
 	}
 	rel, err := ParseRelease(id.Version)
 	if len(ps) == 0 || err != nil {
-		return Profile{}, Resolution{}, fmt.Errorf("%w %q; known: %s", ErrNotFound, s, knownList())
+		hint := ""
+		if len(ps) == 0 {
+			regMu.RLock()
+			hint = didyoumean.Hint(id.Name, clientNames())
+			regMu.RUnlock()
+		}
+		return Profile{}, Resolution{}, fmt.Errorf("%w %q%s; known: %s", ErrNotFound, s, hint, knownList())
 	}
 	profiles, versions := releaseProfiles(id.Name)
 	if len(profiles) == 0 {

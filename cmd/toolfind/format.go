@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/toolfind/toolfind/internal/didyoumean"
 )
 
 // formatValue is a --format flag: one of a command's formats, checked when
@@ -41,7 +43,7 @@ func (v *formatValue) Set(s string) error {
 	}
 	slices.Sort(known[len(v.formats):])
 	hint := ""
-	if m := nearest(s, known); m != "" {
+	if m := didyoumean.Nearest(s, known); m != "" {
 		if a, ok := formatAliases[m]; ok {
 			m = a
 		}
@@ -93,64 +95,4 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// didYouMean is ` (did you mean "x"?)` for the known word nearest to s
-// when it is near enough to be a typo (an edit distance of at most a third
-// of its length, at least 1, or s a prefix of it), else "".
-func didYouMean(s string, known []string) string {
-	if m := nearest(s, known); m != "" {
-		return fmt.Sprintf(" (did you mean %q?)", m)
-	}
-	return ""
-}
-
-// nearest is the word of known nearest to s by edit distance, if it is
-// near enough to be a typo of it (see didYouMean); the first of equals.
-func nearest(s string, known []string) string {
-	s = strings.ToLower(s)
-	best, bestD := "", -1
-	for _, k := range known {
-		lk := strings.ToLower(k)
-		if lk == s {
-			continue
-		}
-		d := editDistance(s, lk)
-		if len(s) >= 3 && strings.HasPrefix(lk, s) {
-			d = min(d, 1)
-		}
-		if d <= max(1, len([]rune(lk))/3) && (bestD < 0 || d < bestD) {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the optimal-string-alignment distance of a and b, in
-// runes: an insertion, deletion, substitution or swap of two neighbours
-// each count 1 ("jsno" → "json" is 1, "htlm" → "html" 1, "tabel" →
-// "table" 1).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }

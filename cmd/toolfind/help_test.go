@@ -158,24 +158,6 @@ func TestFormatVocabulary(t *testing.T) {
 	}
 }
 
-func TestNearest(t *testing.T) {
-	known := []string{"claude", "grok", "codex", "codex-search", "opencode", "opencode-codemode"}
-	tests := []struct{ in, want string }{
-		{"claud", "claude"},  // a deletion: 1 ≤ 6/3
-		{"clade", "claude"},  // 1
-		{"cluade", "claude"}, // a swap counts 1
-		{"codex-serch", "codex-search"},
-		{"opencod", "opencode"}, // a prefix of 3 or more
-		{"gork", "grok"},        // a swap, 1 ≤ max(1, 4/3)
-		{"cursor", ""},          // nothing near
-		{"claude", ""},          // itself is no suggestion
-		{"xy", ""},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, nearest(tt.in, known), tt.in)
-	}
-	assert.Equal(t, 3, editDistance("kitten", "sitting")) // k→s, e→i, +g
-}
 
 // TestCompletion: the shell completion offers the values of --client
 // (after the entries already typed), --format and --writer.

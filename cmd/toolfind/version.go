@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolfind/toolfind"
+	"github.com/toolfind/toolfind/internal/didyoumean"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -90,7 +91,7 @@ client takes. With NAME (claude, codex, …), only those clients.`,
 			for _, a := range args {
 				name := search.ParseClientID(a).Name
 				if !slices.Contains(clientNames(), name) {
-					return usageError("clients: unknown client %q%s (known: %s)", a, didYouMean(name, clientNames()), strings.Join(clientNames(), ", "))
+					return usageError("clients: unknown client %q%s (known: %s)", a, didyoumean.Hint(name, clientNames()), strings.Join(clientNames(), ", "))
 				}
 				want[name] = true
 			}
