@@ -158,7 +158,6 @@ func TestFormatVocabulary(t *testing.T) {
 	}
 }
 
-
 // TestCompletion: the shell completion offers the values of --client
 // (after the entries already typed), --format and --writer.
 func TestCompletion(t *testing.T) {
