@@ -55,6 +55,26 @@ const (
 	// server name has a character the CLI replaces or the shortening cut
 	// the prefix (§2 "Effects of naming on policies").
 	RuleMissesName Reason = "rule-misses-name"
+	// Shadowed: the tool's name without its server's prefix is a built-in
+	// that the run denies (in a headless run write_file, replace,
+	// run_shell_command, web_fetch, …; under YOLO ask_user), and the CLI
+	// drops every tool any of whose names is excluded: ToolRegistry
+	// isActiveTool checks the name, the class name and that short name.
+	// Not in gemini.md; found with the real 0.61.0 (an MCP tool write_file
+	// of a trusted server was not declared in a headless run) and read in
+	// its tools/tool-registry.js.
+	Shadowed Reason = "shadowed"
+)
+
+// Built-in names a run denies, so that an MCP tool of the same short name
+// is dropped (Shadowed). Checked with the real 0.61.0 for every built-in
+// name: these ten in a headless run, ask_user alone under YOLO
+// (policies/non-interactive.toml denies it at priority 999, above YOLO's
+// 998).
+var (
+	deniedHeadless = []string{"write_todos", "write_file", "web_fetch", "replace", "run_shell_command", "activate_skill",
+		"ask_user", "exit_plan_mode", "list_background_processes", "read_background_output"}
+	deniedYOLO = []string{"ask_user"}
 )
 
 // Entry is one MCP tool definition of the catalog and what the CLI makes
@@ -113,7 +133,9 @@ type Declarations struct {
 //     (localeCompare); so each server's tools keep their order.
 //  4. In a headless run without YOLO a tool is declared only when an
 //     allow rule covers its server and the rule's wildcard
-//     mcp_{server}_* matches its name (TrustPrefix).
+//     mcp_{server}_* matches its name (TrustPrefix); and no tool whose
+//     name without the server prefix is a built-in the run denies
+//     (Shadowed).
 //  5. The request holds the built-ins (headless: 8, or 10 with resource
 //     tools; YOLO: 17 or 15 before, activate_skill after), then the MCP
 //     declarations {name, description, parametersJsonSchema}
@@ -156,6 +178,10 @@ func Declare(cat *corpus.Catalog, cfg Config) *Declarations {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *slot) int { return search.LocaleCompare(a.e.Tool.Server, b.e.Tool.Server) })
+	denied := deniedHeadless
+	if cfg.YOLO {
+		denied = deniedYOLO
+	}
 	for _, sl := range order {
 		e := sl.e
 		if !cfg.YOLO {
@@ -167,6 +193,10 @@ func Declare(cat *corpus.Catalog, cfg Config) *Declarations {
 				e.Why = RuleMissesName
 				continue
 			}
+		}
+		if short := shortName(e.Tool.Server, e.Name); slices.Contains(denied, short) {
+			e.Why, e.Detail = Shadowed, short
+			continue
 		}
 		e.Declared = true
 		e.Text = Declaration(e.Tool)
@@ -298,6 +328,21 @@ func (d *Declarations) BuiltinNames() []string {
 	var out []string
 	for _, x := range d.Before {
 		out = append(out, x.name)
+	}
+	for _, x := range d.After {
+		out = append(out, x.name)
+	}
+	return out
+}
+
+// Names are the names of every declaration in request order.
+func (d *Declarations) Names() []string {
+	var out []string
+	for _, x := range d.Before {
+		out = append(out, x.name)
+	}
+	for _, e := range d.MCP {
+		out = append(out, e.Name)
 	}
 	for _, x := range d.After {
 		out = append(out, x.name)

@@ -27,7 +27,11 @@ const (
 // The CLI's extra "_" before a name that does not start with a letter or
 // "_" is dead code: the name always starts with "mcp_". short reports step 3.
 func ToolName(server, tool string) (name string, short bool) {
-	joined := server + "_" + tool
+	return validName(server + "_" + tool)
+}
+
+// validName is generateValidName (ToolName's steps 1–3).
+func validName(joined string) (string, bool) {
 	if !strings.HasPrefix(joined, ToolPrefix) {
 		joined = ToolPrefix + joined
 	}
@@ -70,3 +74,15 @@ func TrustPrefix(server string) string { return ToolPrefix + server + "_" }
 
 // matchesTrust reports whether the rule for server matches name.
 func matchesTrust(server, name string) bool { return strings.HasPrefix(name, TrustPrefix(server)) }
+
+// shortName is the tool's name without its server's prefix, one of the
+// names ToolRegistry.isActiveTool looks up in the run's excluded tools:
+// the name minus getFullyQualifiedPrefix() = validName(server + "_") when
+// it starts with it, else that prefix + the name.
+func shortName(server, name string) string {
+	prefix, _ := validName(server + "_")
+	if strings.HasPrefix(name, prefix) {
+		return name[len(prefix):]
+	}
+	return prefix + name
+}

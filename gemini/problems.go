@@ -16,6 +16,7 @@ const (
 	CodeShortened     = "gemini-name-length"    // a name over 63 characters (§2)
 	CodeUntrusted     = "gemini-untrusted"      // NoAllowRule (§1, §5)
 	CodeTrustMismatch = "gemini-trust-mismatch" // RuleMissesName (§2)
+	CodeShadowed      = "gemini-shadowed"       // Shadowed (found with the real CLI)
 )
 
 // Problems implements search.Reporter: per tool definition in catalog
@@ -64,6 +65,13 @@ func (s *Simulator) buildProblems() []corpus.Diagnostic {
 			}
 			diag(corpus.Warning, CodeOverwritten, t, "name", fmt.Sprintf("Gemini CLI names it %s, as it names %s/%s: the tool registered last keeps the name (%s/%s with servers in this order; servers connect in parallel, so whichever lists its tools last) and the model never sees the other; rename one of them",
 				e.Name, w.Server, w.Name, w.Server, w.Name))
+		case Shadowed:
+			mode := "a headless run (gemini -p)"
+			if s.d.Config.YOLO {
+				mode = "a headless run, even under --yolo,"
+			}
+			diag(corpus.Warning, CodeShadowed, t, "name", fmt.Sprintf("its name is the built-in tool %s, which %s denies, and Gemini CLI then drops every tool named so, the MCP tool %s too; rename the tool",
+				e.Detail, mode, e.Name))
 		case RuleMissesName:
 			diag(corpus.Warning, CodeTrustMismatch, t, "name", fmt.Sprintf("the allow rule of a trusted or allowed server matches names starting %q, but Gemini CLI names the tool %s, so a headless run (gemini -p) denies it; rename the server to letters, digits, '_', '-', '.' or ':' and keep server + tool to %d characters or fewer",
 				TrustPrefix(t.Server), e.Name, MaxNameLength-len(ToolPrefix)-1))

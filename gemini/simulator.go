@@ -136,7 +136,7 @@ func (s *Simulator) notDeclaredNotes() []string {
 		}
 	}
 	var out []string
-	for _, r := range []Reason{Refused, LaterPage, Overwritten, NoAllowRule, RuleMissesName} {
+	for _, r := range []Reason{Refused, LaterPage, Overwritten, NoAllowRule, RuleMissesName, Shadowed} {
 		ids := by[r]
 		if len(ids) == 0 {
 			continue
@@ -163,6 +163,8 @@ func ReasonText(r Reason) string {
 		return "another tool gets the same name and was registered later; Gemini CLI keeps the last"
 	case NoAllowRule:
 		return "a headless run declares only tools that an allow rule covers; give the server \"trust\": true, list it in mcp.allowed or pass --allowed-mcp-server-names"
+	case Shadowed:
+		return "its name without the server prefix is a built-in tool the run denies (write_file, replace, run_shell_command, web_fetch, write_todos, activate_skill, ask_user, exit_plan_mode, list_background_processes, read_background_output), and Gemini CLI drops every tool of that name; rename the tool"
 	case RuleMissesName:
 		return "the server is trusted or allowed, but its rule mcp_<server>_* does not match the name (a character in the server name is replaced, or the name is shortened), so a headless run denies it; rename the server to letters, digits, '_', '-', '.' or ':'"
 	}

@@ -36,6 +36,7 @@ const (
 	RuleGeminiLaterPage  = "gemini-later-page"
 	RuleGeminiUntrusted  = "gemini-untrusted"
 	RuleGeminiTrustName  = "gemini-trust-mismatch"
+	RuleGeminiShadowed   = "gemini-shadowed"
 	RuleVSCodeToolCount  = "vscode-tool-count"
 	RuleGooseToolCount   = "goose-tool-count"
 	RuleOther            = "other" // a client code lint does not know yet
@@ -93,6 +94,7 @@ var Rules = []RuleInfo{
 	{RuleGeminiToolLimit, corpus.Error, "Gemini CLI: more than 512 function declarations in one request, which the Gemini API refuses", "gemini.md §1"},
 	{RuleGeminiLaterPage, corpus.Warning, "Gemini CLI: a tool past the first tools/list page is never declared", "gemini.md §1 (pagination)"},
 	{RuleGeminiUntrusted, corpus.Warning, "Gemini CLI: a server with no allow rule declares no tool in a headless run", "gemini.md §1, §5"},
+	{RuleGeminiShadowed, corpus.Warning, "Gemini CLI: a tool named like a built-in the run denies (write_file, replace, run_shell_command, …) is dropped", "gemini package (found with the real 0.61.0)"},
 	{RuleGeminiTrustName, corpus.Warning, "Gemini CLI: the allow rule mcp_{server}_* cannot match the server's tool names (a replaced character or a cut name), so headless runs deny them", "gemini.md §2 (policies)"},
 	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
 	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
@@ -185,6 +187,7 @@ var codeRule = map[string]struct {
 	"gemini-later-page":     {RuleGeminiLaterPage, perServer},
 	"gemini-untrusted":      {RuleGeminiUntrusted, perServer},
 	"gemini-trust-mismatch": {RuleGeminiTrustName, perServer},
+	"gemini-shadowed":       {RuleGeminiShadowed, perTool},
 	"gemini-tool-limit":     {RuleGeminiToolLimit, perCatalog},
 
 	RuleCursorNameLength: {RuleCursorNameLength, perTool},
@@ -212,6 +215,7 @@ var effects = map[string]string{
 	"gemini-name-length":             "cuts the name of",
 	"gemini-later-page":              "never declares",
 	"gemini-trust-mismatch":          "denies in headless runs",
+	"gemini-shadowed":                "never declares",
 	"gemini-untrusted":               "declares nothing in headless runs of",
 	"gemini-overwritten":             "never declares (another tool registered later takes the name)",
 	"gemini-duplicate":               "keeps the last definition of",

@@ -32,6 +32,7 @@ type verifyOptions struct {
 	bundle   string
 	format   string
 	keep     bool
+	result   string // gemini: one CallToolResult for every tool
 }
 
 func init() {
@@ -41,10 +42,13 @@ func init() {
 func newVerifyCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 	opts := &verifyOptions{io: ios, global: g}
 	cmd := &cobra.Command{
-		Use:   "verify --client claude --queries F [--binary PATH]",
-		Short: "Run your installed client against the catalog and compare it with the simulation, query by query",
-		Long: `Verify runs the client you have installed (Claude Code) against the catalog, one search
-call per query, and compares each real answer with toolfind's simulation.
+		Use:   "verify --client claude --queries F | --client gemini [--binary PATH]",
+		Short: "Run your installed client against the catalog and compare it with the simulation",
+		Long: `Verify runs the client you have installed against the catalog and compares what it does
+with toolfind's simulation: Claude Code one search call per query; Gemini CLI, which has no
+tool search, once, calling every declared tool, comparing tool by tool what it declares to
+its model and what it passes back of each result (--result gives the result every tool
+returns; by default the tools return a set of results that exercise every rule).
 
 toolfind serves the catalog as stub MCP servers over stdio (byte for byte), points the client
 at a local emulated model API on 127.0.0.1 that makes the search call, and reads the real
@@ -56,12 +60,13 @@ not newer than it. --client claude@VERSION compares against that profile instead
 
 Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`,
 		Example: `  toolfind verify --client claude --catalog my-server.json --queries queries.jsonl
-  toolfind verify --client claude --binary ~/bin/claude --catalog c.json --queries q.jsonl --parallel 4 --bundle repro/`,
+  toolfind verify --client claude --binary ~/bin/claude --catalog c.json --queries q.jsonl --parallel 4 --bundle repro/
+  toolfind verify --client gemini --catalog my-server.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(cmd, opts) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.binary, "binary", "", "the client executable (default: claude on PATH)")
+	f.StringVar(&opts.binary, "binary", "", "the client executable (default: claude or gemini on PATH)")
 	f.StringVar(&opts.queries, "queries", "", `query file, JSON Lines {"query": "...", "max_results": N}`)
 	f.StringArrayVarP(&opts.query, "query", "q", nil, "a query (repeatable; after --queries)")
 	f.IntVar(&opts.parallel, "parallel", 2, "client processes at once")
@@ -69,6 +74,7 @@ Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`
 	f.StringVar(&opts.bundle, "bundle", "", "write a self-contained reproduction (catalog, queries, both results) into this new `DIR`")
 	addFormatFlag(f, &opts.format, "text", "json")
 	f.BoolVar(&opts.keep, "keep", false, "keep each run's throwaway folder (debugging)")
+	f.StringVar(&opts.result, "result", "", "--client gemini: a CallToolResult JSON `FILE` every tool returns (default: a set of results that exercise every delivery rule)")
 	return cmd
 }
 
@@ -104,8 +110,14 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 	}
 	spec := strings.TrimSpace(opts.global.clients)
 	id := search.ParseClientID(spec)
+	if opts.global.flags.Changed("client") && !strings.Contains(spec, ",") && id.Name == "gemini" {
+		return runVerifyGemini(cmd, opts, id)
+	}
 	if !opts.global.flags.Changed("client") || strings.Contains(spec, ",") || id.Name != "claude" {
-		return usageError("verify checks one client: --client claude (or claude@VERSION); got %q", spec)
+		return usageError("verify checks one client: --client claude or gemini (or NAME@VERSION); got %q", spec)
+	}
+	if opts.result != "" {
+		return usageError("--result goes with --client gemini")
 	}
 	var queries []verify.Query
 	if opts.queries != "" {
