@@ -129,10 +129,9 @@ func TestSearch(t *testing.T) {
 	assert.Equal(t, search.UTF16Len(sim.Declarations().JSON())/4, total)
 	notes := strings.Join(r.Notes, "\n")
 	assert.Contains(t, notes, "every request declares 28 functions: 20 MCP")
-	assert.Contains(t, notes, "2 tools not declared, so never found: Gemini CLI's MCP SDK refuses")
-	assert.Contains(t, notes, "(bad/broken, bad/fine)")
-	assert.Contains(t, notes, "1 tool not declared, so never found: the server is trusted or allowed, but its rule")
-	assert.Contains(t, notes, "1 tool not declared, so never found: another tool gets the same name")
+	assert.Contains(t, notes, "\nnot declared, so never found: bad/broken, bad/fine (the MCP SDK refuses the server's tools/list answer)\n")
+	assert.Contains(t, notes, "\nnot declared, so never found: a_b/c (a tool registered later took the name)\n")
+	assert.Contains(t, notes, "\nnot declared, so never found: my server.v2/b_c (the server's allow rule does not match the name)")
 	assert.Equal(t, map[string]string{"a_b/c": "overwritten", "bad/broken": "refused", "bad/fine": "refused", "my server.v2/b_c": "rule-misses-name"}, r.Extra["not_declared"])
 	// dup/x: its second definition is declared, so the tool is.
 	_, found = r.Find("dup/x")
@@ -202,4 +201,38 @@ func TestToolLimit(t *testing.T) {
 	for _, d := range sim.Problems() {
 		assert.NotEqual(t, CodeToolLimit, d.Code)
 	}
+}
+
+// An MCP tool whose name without the server prefix is a built-in the run
+// denies is dropped (checked with the real 0.61.0 for every built-in
+// name): ten in a headless run, ask_user alone under YOLO; other
+// built-in names (read_file, glob, …) are declared.
+func TestShadowed(t *testing.T) {
+	var tools []string
+	for _, n := range []string{"write_file", "replace", "run_shell_command", "web_fetch", "write_todos", "activate_skill",
+		"ask_user", "exit_plan_mode", "list_background_processes", "read_background_output", "read_file", "glob", "search_file_content"} {
+		tools = append(tools, `{"name":"`+n+`","inputSchema":{"type":"object"}}`)
+	}
+	srv, _, err := corpus.ParseCatalog("s.json", []byte(`{"server":"s","tools":[`+strings.Join(tools, ",")+`]}`))
+	require.NoError(t, err)
+	cat := &corpus.Catalog{Servers: srv}
+	d := Declare(cat, Config{AllTrusted: true})
+	assert.Equal(t, []string{"mcp_s_read_file", "mcp_s_glob", "mcp_s_search_file_content"}, names(d.MCP))
+	assert.Equal(t, Shadowed, d.All[0].Why)
+	assert.Equal(t, "write_file", d.All[0].Detail)
+	d = Declare(cat, Config{YOLO: true})
+	assert.Len(t, d.MCP, 12)
+	assert.NotContains(t, names(d.MCP), "mcp_s_ask_user")
+	// the short name is the name without validName(server + "_"): a
+	// server with a replaced character still shadows
+	assert.Equal(t, "write_file", shortName("my srv", "mcp_my_srv_write_file"))
+	assert.Equal(t, "mcp_s_x", shortName("other", "mcp_s_x")[len("mcp_other_"):])
+	sim := New(cat, Config{AllTrusted: true})
+	var got []string
+	for _, p := range sim.Problems() {
+		if p.Code == CodeShadowed {
+			got = append(got, p.Tool)
+		}
+	}
+	assert.Len(t, got, 10)
 }

@@ -127,7 +127,7 @@ func (s *Simulator) notDeclared() map[string]string {
 	return out
 }
 
-// notDeclaredNotes are one note per reason, tools listed.
+// notDeclaredNotes are one note per reason, tools listed (five at most).
 func (s *Simulator) notDeclaredNotes() []string {
 	by := map[Reason][]string{}
 	for id, e := range s.byID {
@@ -147,26 +147,27 @@ func (s *Simulator) notDeclaredNotes() []string {
 		if len(list) > 5 {
 			list, more = list[:5], fmt.Sprintf(" and %d more", len(ids)-5)
 		}
-		out = append(out, fmt.Sprintf("%d %s not declared, so never found: %s (%s%s)", len(ids), plural(len(ids), "tool", "tools"), ReasonText(r), strings.Join(list, ", "), more))
+		out = append(out, fmt.Sprintf("not declared, so never found: %s%s (%s)", strings.Join(list, ", "), more, ReasonText(r)))
 	}
 	return out
 }
 
-// ReasonText says what the CLI does, for a user.
+// ReasonText says in a few words what Gemini CLI does; lint and show
+// say more.
 func ReasonText(r Reason) string {
 	switch r {
 	case Refused:
-		return "Gemini CLI's MCP SDK refuses the server's tools/list answer because of one tool, and the server gets no tools"
+		return "the MCP SDK refuses the server's tools/list answer"
 	case LaterPage:
-		return "past the first tools/list page; Gemini CLI asks for the first page only"
+		return "past the first tools/list page"
 	case Overwritten:
-		return "another tool gets the same name and was registered later; Gemini CLI keeps the last"
+		return "a tool registered later took the name"
 	case NoAllowRule:
-		return "a headless run declares only tools that an allow rule covers; give the server \"trust\": true, list it in mcp.allowed or pass --allowed-mcp-server-names"
-	case Shadowed:
-		return "its name without the server prefix is a built-in tool the run denies (write_file, replace, run_shell_command, web_fetch, write_todos, activate_skill, ask_user, exit_plan_mode, list_background_processes, read_background_output), and Gemini CLI drops every tool of that name; rename the tool"
+		return "no allow rule for the server in a headless run"
 	case RuleMissesName:
-		return "the server is trusted or allowed, but its rule mcp_<server>_* does not match the name (a character in the server name is replaced, or the name is shortened), so a headless run denies it; rename the server to letters, digits, '_', '-', '.' or ':'"
+		return "the server's allow rule does not match the name"
+	case Shadowed:
+		return "named like a built-in the run denies"
 	}
 	return string(r)
 }

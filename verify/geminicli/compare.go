@@ -105,7 +105,7 @@ func NewPlan(sim *gemini.Simulator, r *Runner, result json.RawMessage) (*Plan, e
 		if result != nil {
 			return result
 		}
-		return Suite[i%len(Suite)]
+		return Suite()[i%len(Suite())]
 	}
 	for i, e := range sim.Declarations().MCP {
 		t := e.Tool
