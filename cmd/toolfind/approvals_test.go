@@ -121,6 +121,9 @@ func TestApprovalsSeedTable(t *testing.T) {
 				}
 			}
 			for _, r := range rep.Approvals {
+				if r.Client != claude && r.Client != "codex@0.171.0" {
+					continue // the seed measured these two (Gemini CLI: gemini's own tests)
+				}
 				if r.Parallel != parallel[r.Tool] {
 					t.Errorf("%s %s %s: parallel %v, want %v", r.Client, r.Mode, r.Tool, r.Parallel, parallel[r.Tool])
 				}
