@@ -322,4 +322,3 @@ func (s *Simulator) ApprovalRulesFromConfig(file string, data []byte) ([]search.
 	}
 	return rules, notes, true, nil
 }
-

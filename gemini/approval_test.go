@@ -70,10 +70,10 @@ func TestApprove(t *testing.T) {
 		// matches; "my srv"'s rule mcp_my srv_* cannot match mcp_my_srv_t,
 		// so headless denies it while interactive skips the prompt anyway.
 		{"trust", rules(t, s, []string{"trust=demo", "trust=my srv"}), map[string]string{
-			"demo/read_only":    "run run run ask",
-			"demo/unannotated":  "run run run deny",
-			"demo/write_file":   "run deny run deny",
-			"my srv/t":          "run deny run ask",
+			"demo/read_only":   "run run run ask",
+			"demo/unannotated": "run run run deny",
+			"demo/write_file":  "run deny run deny",
+			"my srv/t":         "run deny run ask",
 		}},
 		// mcp.allowed (4.1): an allow-list, so other servers are not
 		// connected at all.
