@@ -221,3 +221,56 @@ func TestMainMarkerBeforeAnswer(t *testing.T) {
 		t.Errorf("marker present at each answer: %v, want %v", w.seen, want)
 	}
 }
+
+// With Results the stub answers tools/call with each tool's result byte
+// for byte (compacted), -32602 for a tool without one, and logs each
+// call's params to CallLog; without Results tools/call is unknown.
+func TestServeToolsCall(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "calls.jsonl")
+	s := Server{Name: "s", Tools: []json.RawMessage{json.RawMessage(`{"name":"a","inputSchema":{"type":"object"}}`)},
+		Results: map[string]json.RawMessage{"a": json.RawMessage(`{ "content": [ {"type":"text","text":"x","text":"y"} ] }`)}, CallLog: log}
+	got := converse(t, s,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"k":1}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b"}}`)
+	want := []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"x","text":"y"}]}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown tool: b"}}`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != `{"name":"a","arguments":{"k":1}}`+"\n"+`{"name":"b"}`+"\n" {
+		t.Errorf("call log %q", data)
+	}
+	s.Results = nil
+	got = converse(t, s, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a"}}`)
+	if len(got) != 1 || got[0] != `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"method not found: tools/call"}}` {
+		t.Errorf("without results: %q", got)
+	}
+}
+
+// FirstPage splits tools/list in two pages: the first with nextCursor
+// "2", the rest for that cursor; out of range, one page.
+func TestServePages(t *testing.T) {
+	tools := []json.RawMessage{json.RawMessage(`{"name":"p0"}`), json.RawMessage(`{"name":"p1"}`), json.RawMessage(`{"name":"p2"}`)}
+	s := Server{Name: "paged", Tools: tools, FirstPage: 2}
+	got := converse(t, s,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"2"}}`)
+	want := []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"p0"},{"name":"p1"}],"nextCursor":"2"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"p2"}]}}`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	s.FirstPage = 3
+	got = converse(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if len(got) != 1 || got[0] != `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"p0"},{"name":"p1"},{"name":"p2"}]}}` {
+		t.Errorf("one page: %q", got)
+	}
+}
