@@ -78,6 +78,12 @@ type Server struct {
 	Instructions string
 	Source       string // the file (or live source) it came from
 	Tools        []*Tool
+	// FirstPage is the number of tools on the server's first tools/list
+	// page when it listed them in several pages ("x_first_page" in a
+	// catalog file, set by a live snapshot); 0 when one page holds them
+	// all or it is not known. Clients that read the first page only
+	// (Gemini CLI) never see the rest.
+	FirstPage int
 }
 
 // Tool is one entry of a tools/list answer.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -212,7 +213,7 @@ func (s span) present() bool { return s.data != nil && s.kind != ojson.Null }
 // catalogFields are the members a catalog object (or a servers[] entry)
 // may have; the last of a repeated key wins.
 type catalogFields struct {
-	server, name, instructions, tools, servers span
+	server, name, instructions, tools, servers, firstPage span
 	// list is what the tools member held when it was an array, decoded
 	// in the same pass as the syntax check (nil otherwise).
 	list *toolList
@@ -376,6 +377,8 @@ func (p *parser) fields(d *ojson.Decoder, top bool) (catalogFields, error) {
 			dst = &f.name
 		case "instructions":
 			dst = &f.instructions
+		case "x_first_page":
+			dst = &f.firstPage
 		case "tools":
 			dst = &f.tools
 		case "servers":
@@ -478,6 +481,13 @@ func (p *parser) server(field, name string, f catalogFields) (*Server, []Diagnos
 		return nil, nil, err
 	}
 	s := &Server{Name: name, Instructions: instr, Source: p.file}
+	if f.firstPage.present() {
+		n, err := strconv.Atoi(string(f.firstPage.data))
+		if f.firstPage.kind != ojson.Number || err != nil || n < 0 {
+			return nil, nil, &LoadError{File: p.file, Field: prefix + "x_first_page", Err: errors.New("must be a whole number ≥ 0 (the tools on the first tools/list page)")}
+		}
+		s.FirstPage = n
+	}
 	if !f.tools.present() {
 		return nil, nil, &LoadError{File: p.file, Field: prefix + "tools", Err: errors.New("missing")}
 	}

@@ -28,8 +28,8 @@ import (
 // so, in order (Approve):
 //
 //  1. A tool the CLI does not declare for reasons of its own (its server's
-//     tools/list refused, its name taken by a later tool; Declare) cannot
-//     be called: deny. mcp.excluded, or an mcp.allowed list without the
+//     tools/list refused, its name taken by a later tool, past the first
+//     tools/list page; Declare) cannot be called: deny. mcp.excluded, or an mcp.allowed list without the
 //     server, keeps the server from connecting: deny (isBlockedBySettings).
 //  2. tools.exclude matching the name: deny; tools.allowed: run.
 //  3. plan: ask when readOnlyHint is true (the only effect of that hint,
@@ -170,7 +170,7 @@ func (s *Simulator) Approve(t *corpus.Tool, mode string, rules []search.Rule) se
 		}
 	}
 	// 1. not declared for reasons of its own, or not connected
-	if e := s.entryOf(t); e != nil && (e.Why == Refused || e.Why == Overwritten) {
+	if e := s.entryOf(t); e != nil && (e.Why == Refused || e.Why == Overwritten || e.Why == LaterPage) {
 		return set(search.Deny, "Gemini CLI does not declare it ("+ReasonText(e.Why)+"), so the model cannot call it")
 	}
 	allowList := false

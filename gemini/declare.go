@@ -121,8 +121,9 @@ type Declarations struct {
 // Declare builds the request's declarations from a catalog (gemini.md §1–3,
 // §8 items 1–4):
 //
-//  1. Each server's first tools/list page is parsed by the MCP SDK; one
-//     tool the SDK refuses (Listable) leaves the server without tools.
+//  1. Only each server's first tools/list page is read (the tools past
+//     corpus.Server.FirstPage are LaterPage); the MCP SDK parses it, and
+//     one tool it refuses (Listable) leaves the server without tools.
 //  2. Every tool is registered under ToolName(server, tool), servers in
 //     catalog order, each server's tools in its order. A name registered
 //     again keeps its first place and takes the later tool (a JavaScript
@@ -149,7 +150,10 @@ func Declare(cat *corpus.Catalog, cfg Config) *Declarations {
 	for _, s := range cat.Servers {
 		refused := ""
 		var cause *corpus.Tool
-		for _, t := range s.Tools {
+		for i, t := range s.Tools {
+			if s.FirstPage > 0 && i >= s.FirstPage {
+				break // the later pages are never read
+			}
 			if f, why := Listable(t); why != "" {
 				cause = t
 				refused = fmt.Sprintf("tool %q: %s", t.Name, why)
@@ -159,10 +163,14 @@ func Declare(cat *corpus.Catalog, cfg Config) *Declarations {
 				break
 			}
 		}
-		for _, t := range s.Tools {
+		for i, t := range s.Tools {
 			name, short := ToolName(t.Server, t.Name)
 			e := &Entry{Tool: t, Name: name, Short: short}
 			d.All = append(d.All, e)
+			if s.FirstPage > 0 && i >= s.FirstPage {
+				e.Why = LaterPage
+				continue
+			}
 			if refused != "" {
 				e.Why, e.Detail, e.Cause = Refused, refused, cause
 				continue

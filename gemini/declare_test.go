@@ -236,3 +236,27 @@ func TestShadowed(t *testing.T) {
 	}
 	assert.Len(t, got, 10)
 }
+
+// Only the first tools/list page is read (§1 "Pagination": p0, p1 and a
+// nextCursor, then p2: the model saw mcp_paged_p0 and mcp_paged_p1); a
+// tool the SDK would refuse on a later page changes nothing.
+func TestFirstPageOnly(t *testing.T) {
+	srv, _, err := corpus.ParseCatalog("paged.json", []byte(`{"server":"paged","x_first_page":2,"tools":[
+	 {"name":"p0","inputSchema":{"type":"object"}},{"name":"p1","inputSchema":{"type":"object"}},
+	 {"name":"p2","inputSchema":{"type":"object"}},{"name":"bad","inputSchema":{"type":"string"}}]}`))
+	require.NoError(t, err)
+	require.Equal(t, 2, srv[0].FirstPage)
+	sim := New(&corpus.Catalog{Servers: srv}, Config{AllTrusted: true})
+	assert.Equal(t, []string{"mcp_paged_p0", "mcp_paged_p1"}, names(sim.Declarations().MCP))
+	assert.Equal(t, LaterPage, sim.Declarations().All[2].Why)
+	assert.Equal(t, LaterPage, sim.Declarations().All[3].Why)
+	n := 0
+	for _, p := range sim.Problems() {
+		if p.Code == CodeLaterPage {
+			n++
+		}
+	}
+	assert.Equal(t, 2, n)
+	_, _, err = corpus.ParseCatalog("paged.json", []byte(`{"server":"paged","x_first_page":"2","tools":[]}`))
+	assert.EqualError(t, err, "paged.json: x_first_page: must be a whole number ≥ 0 (the tools on the first tools/list page)")
+}

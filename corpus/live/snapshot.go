@@ -373,6 +373,9 @@ func (s *session) list(parent context.Context, snap *Snapshot) error {
 				return &ParseError{Failure: s.failure(err), What: fmt.Sprintf("tools/list page %d result", page)}
 			}
 			snap.Tools = append(snap.Tools, tools...)
+			if page == 1 {
+				snap.FirstPage = len(tools)
+			}
 			if size += len(r.Result); size > MaxListBytes {
 				return &ListError{Failure: s.failure(fmt.Errorf("the tools/list pages so far add up to more than %s, toolfind's limit for one server", byteLimit(MaxListBytes))),
 					Page: page}

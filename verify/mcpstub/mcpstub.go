@@ -80,7 +80,7 @@ func FromCatalog(cat *corpus.Catalog) ([]Server, error) {
 	}
 	out := make([]Server, 0, len(cat.Servers))
 	for _, s := range cat.Servers {
-		srv := Server{Name: s.Name, Instructions: s.Instructions, Tools: make([]json.RawMessage, 0, len(s.Tools))}
+		srv := Server{Name: s.Name, Instructions: s.Instructions, Tools: make([]json.RawMessage, 0, len(s.Tools)), FirstPage: s.FirstPage}
 		for _, t := range s.Tools {
 			var b bytes.Buffer
 			if err := json.Compact(&b, t.Raw); err != nil {

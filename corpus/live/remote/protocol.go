@@ -151,11 +151,12 @@ type wireSnapshot struct {
 	ProtocolVersion text     `json:"protocol_version,omitempty"`
 	Tools           [][]byte `json:"tools"`
 	Pages           int      `json:"pages"`
+	FirstPage       int      `json:"first_page,omitempty"`
 }
 
 func snapshotOf(s *snap.Snapshot) wireSnapshot {
 	w := wireSnapshot{Name: text(s.Name), Instructions: text(s.Instructions), HasInstructions: s.HasInstructions,
-		ServerInfo: s.ServerInfo, ProtocolVersion: text(s.ProtocolVersion), Pages: s.Pages}
+		ServerInfo: s.ServerInfo, ProtocolVersion: text(s.ProtocolVersion), Pages: s.Pages, FirstPage: s.FirstPage}
 	if s.Tools != nil {
 		w.Tools = make([][]byte, len(s.Tools))
 		for i, t := range s.Tools {
@@ -167,7 +168,7 @@ func snapshotOf(s *snap.Snapshot) wireSnapshot {
 
 func (w wireSnapshot) snapshot(src snap.Source) *snap.Snapshot {
 	s := &snap.Snapshot{Source: src, Name: string(w.Name), Instructions: string(w.Instructions), HasInstructions: w.HasInstructions,
-		ProtocolVersion: string(w.ProtocolVersion), Pages: w.Pages}
+		ProtocolVersion: string(w.ProtocolVersion), Pages: w.Pages, FirstPage: w.FirstPage}
 	if w.ServerInfo != nil {
 		s.ServerInfo = json.RawMessage(w.ServerInfo)
 	}

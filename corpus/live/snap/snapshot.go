@@ -35,8 +35,10 @@ type Snapshot struct {
 	// Tools are the entries of every page's "tools" array, byte for byte,
 	// in order, duplicates and malformed entries included.
 	Tools []json.RawMessage
-	// Pages is the number of tools/list requests it took.
-	Pages int
+	// Pages is the number of tools/list requests it took, and FirstPage
+	// the number of tools the first one answered.
+	Pages     int
+	FirstPage int
 }
 
 // ToolCall is one live tools/call: the server's snapshot (its tools, to
@@ -51,6 +53,7 @@ type ToolCall struct {
 // document is the server's catalog entry as compact JSON: nameKey is
 // "server" for a one-server catalog file and "name" inside "servers".
 // Member order: name, instructions (when sent), x_server_info (when sent),
+// x_first_page (the tools on the first page, when there were several),
 // tools. Strings are written without HTML escaping; tools verbatim.
 func (s *Snapshot) document(nameKey string) []byte {
 	var b bytes.Buffer
@@ -65,6 +68,9 @@ func (s *Snapshot) document(nameKey string) []byte {
 	if s.ServerInfo != nil {
 		b.WriteString(`,"x_server_info":`)
 		b.Write(s.ServerInfo)
+	}
+	if s.Pages > 1 {
+		fmt.Fprintf(&b, `,"x_first_page":%d`, s.FirstPage)
 	}
 	b.WriteString(`,"tools":[`)
 	for i, t := range s.Tools {
