@@ -1,7 +1,6 @@
 package grok
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -167,63 +166,14 @@ func (w *serdeWriter) value(v ojson.Value, indent string) {
 	}
 }
 
-const hexDigits = "0123456789abcdef"
-
 // str writes a JSON string as serde_json escapes it.
-func (w *serdeWriter) str(s string) {
-	w.b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		var esc string
-		switch {
-		case c == '"':
-			esc = `\"`
-		case c == '\\':
-			esc = `\\`
-		case c == '\n':
-			esc = `\n`
-		case c == '\r':
-			esc = `\r`
-		case c == '\t':
-			esc = `\t`
-		case c == '\b':
-			esc = `\b`
-		case c == '\f':
-			esc = `\f`
-		case c < 0x20:
-			esc = `\u00` + string(hexDigits[c>>4]) + string(hexDigits[c&0xf])
-		default:
-			continue
-		}
-		w.b.WriteString(s[start:i])
-		w.b.WriteString(esc)
-		start = i + 1
-	}
-	w.b.WriteString(s[start:])
-	w.b.WriteByte('"')
-}
+func (w *serdeWriter) str(s string) { search.AppendSerdeString(&w.b, s) }
 
 // FormatNumber prints a JSON number literal as serde_json (without
 // arbitrary_precision) re-serialises it: an integer literal that fits u64
 // (or i64 when negative) as is; "-0" and every other literal as the f64 it
 // parses to, in ryu's format (FormatF64).
-func FormatNumber(lit string) string {
-	if !strings.ContainsAny(lit, ".eE") {
-		if strings.HasPrefix(lit, "-") {
-			if n, err := strconv.ParseInt(lit, 10, 64); err == nil && n != 0 {
-				return strconv.FormatInt(n, 10)
-			}
-		} else if n, err := strconv.ParseUint(lit, 10, 64); err == nil {
-			return strconv.FormatUint(n, 10)
-		}
-	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return lit // serde_json rejects it; keep the text
-	}
-	return FormatF64(f)
-}
+func FormatNumber(lit string) string { return search.SerdeNumber(lit) }
 
 // FormatF64 formats a finite float64 as Rust's ryu crate (used by
 // serde_json) does: the shortest digits that round-trip, written
@@ -232,33 +182,4 @@ func FormatNumber(lit string) string {
 //	D.DDD      when the point falls inside the digits (2.5304000377655029)
 //	0.000DDD   when the number is below 1 with at most 5 leading zeros
 //	DeX, D.DDeX otherwise (1e-7, 1.5e20)
-func FormatF64(f float64) string {
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	n := len(digits)
-	kk := x + 1 // position of the decimal point after the first kk digits
-	k := kk - n // exponent of the last digit
-	switch {
-	case 0 <= k && kk <= 16:
-		return sign + digits + strings.Repeat("0", k) + ".0"
-	case 0 < kk && kk <= 16:
-		return sign + digits[:kk] + "." + digits[kk:]
-	case -5 < kk && kk <= 0:
-		return sign + "0." + strings.Repeat("0", -kk) + digits
-	case n == 1:
-		return sign + digits + "e" + strconv.Itoa(kk-1)
-	}
-	return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
-}
+func FormatF64(f float64) string { return search.SerdeF64(f) }

@@ -110,7 +110,7 @@ func reported(sim search.Simulator, name string) []int {
 		switch {
 		case dupCodes[d.Code]:
 			n++
-		case d.Code == "opencode-key-collision", d.Code == "gemini-duplicate":
+		case d.Code == "opencode-key-collision", d.Code == "gemini-duplicate", d.Code == "copilot-duplicate":
 			n++
 			last = true
 		}

@@ -134,7 +134,7 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			dupSeen[k]++
 			n = dupSeen[k] + 1
 		}
-		if d.Code == "opencode-key-collision" && strings.Contains(d.Message, "("+d.Server+"/"+d.Tool+")") || d.Code == "gemini-duplicate" {
+		if d.Code == "opencode-key-collision" && strings.Contains(d.Message, "("+d.Server+"/"+d.Tool+")") || d.Code == "gemini-duplicate" || d.Code == "copilot-duplicate" {
 			r.rule = RuleDuplicate // the later definition of the same name replaces this one
 			k := d.Client + "\x00" + d.Code + "\x00" + d.Server + "\x00" + d.Tool
 			dupSeen[k]++

@@ -37,6 +37,7 @@ const (
 	RuleGeminiUntrusted  = "gemini-untrusted"
 	RuleGeminiTrustName  = "gemini-trust-mismatch"
 	RuleGeminiShadowed   = "gemini-shadowed"
+	RuleCopilotNameCut   = "copilot-name-length"
 	RuleVSCodeToolCount  = "vscode-tool-count"
 	RuleGooseToolCount   = "goose-tool-count"
 	RuleOther            = "other" // a client code lint does not know yet
@@ -96,6 +97,7 @@ var Rules = []RuleInfo{
 	{RuleGeminiUntrusted, corpus.Warning, "Gemini CLI: a server with no allow rule declares no tool in a headless run", "gemini.md §1, §5"},
 	{RuleGeminiShadowed, corpus.Warning, "Gemini CLI: a tool named like a built-in the run denies (write_file, replace, run_shell_command, …) is dropped", "gemini package (found with the real 0.61.0)"},
 	{RuleGeminiTrustName, corpus.Warning, "Gemini CLI: the allow rule mcp_{server}_* cannot match the server's tool names (a replaced character or a cut name), so headless runs deny them", "gemini.md §2 (policies)"},
+	{RuleCopilotNameCut, corpus.Warning, "Copilot CLI: <server>-<tool> over 64 characters is cut (and given a counter when cuts collide)", "copilot.md §1.2"},
 	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
 	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
 	{RuleOther, corpus.Warning, "a client finding lint does not classify yet (its code is kept)", "the client's package"},
@@ -190,6 +192,12 @@ var codeRule = map[string]struct {
 	"gemini-shadowed":       {RuleGeminiShadowed, perTool},
 	"gemini-tool-limit":     {RuleGeminiToolLimit, perCatalog},
 
+	"copilot-server-dropped": {RuleSchema, perTool},
+	"copilot-name-collision": {RuleNameCollision, perTool},
+	"copilot-duplicate":      {RuleDuplicate, perTool},
+	"copilot-name-cut":       {RuleCopilotNameCut, perTool},
+	"copilot-name-rewritten": {RuleToolName, perTool},
+
 	RuleCursorNameLength: {RuleCursorNameLength, perTool},
 	RuleCursorToolCount:  {RuleCursorToolCount, perCatalog},
 	RuleVSCodeToolCount:  {RuleVSCodeToolCount, perCatalog},
@@ -203,6 +211,7 @@ var serverDrop = map[string]bool{
 	"codex-server-tools-list": true,
 	"opencode-server-dropped": true,
 	"gemini-server-dropped":   true,
+	"copilot-server-dropped":  true,
 }
 
 // effects are the short consequences of client codes in grouped findings.
@@ -212,6 +221,10 @@ var effects = map[string]string{
 	"codex-server-tools-list":        "drops",
 	"opencode-server-dropped":        "drops",
 	"gemini-server-dropped":          "drops",
+	"copilot-server-dropped":         "drops",
+	"copilot-name-collision":         "never sends (another tool takes the same name)",
+	"copilot-name-cut":               "cuts the name of",
+	"copilot-name-rewritten":         "renames",
 	"gemini-name-length":             "cuts the name of",
 	"gemini-later-page":              "never declares",
 	"gemini-trust-mismatch":          "denies in headless runs",

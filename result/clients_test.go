@@ -167,7 +167,8 @@ func TestAdvice(t *testing.T) {
 	big := strings.Repeat("w", 30_000)
 	r := mustParse(t, map[string]any{"content": []any{map[string]any{"type": "text", "text": big}}, "structuredContent": map[string]any{"w": big}})
 	ds, _ := Deliver(Input{Result: r}, Options{})
-	want := map[string]int{"claude@2.1.328": 0, "codex@0.171.0": 6, "grok@1.0.0": 5, "opencode@1.18.33": 0}
+	// copilot: 30,000 + 2 + 30,008 bytes of text and structuredContent are over 20,480: replaced
+	want := map[string]int{"claude@2.1.328": 0, "codex@0.171.0": 6, "grok@1.0.0": 5, "opencode@1.18.33": 0, "copilot@1.0.102": 5}
 	for _, d := range ds {
 		if len(d.Advice) != want[d.Client] {
 			t.Errorf("%s: %d advice %q", d.Client, len(d.Advice), d.Advice)

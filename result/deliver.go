@@ -141,7 +141,7 @@ type Options struct {
 
 // Clients are the clients Deliver knows, in report order, with the
 // profile each simulates.
-var Clients = []string{"claude@2.1.328", "codex@0.171.0", "grok@1.0.0", "opencode@1.18.33", "gemini@0.61.0"}
+var Clients = []string{"claude@2.1.328", "codex@0.171.0", "grok@1.0.0", "opencode@1.18.33", "gemini@0.61.0", "copilot@1.0.102"}
 
 // ClientNames are Clients without versions.
 func ClientNames() []string {
@@ -196,6 +196,8 @@ func Deliver(in Input, opts Options) ([]Delivery, error) {
 			if d, err = deliverOpenCode(in.Result); err != nil {
 				return nil, err
 			}
+		case "copilot":
+			d = deliverCopilot(in.Result, in)
 		case "gemini":
 			d = deliverGemini(in.Result, in)
 		}

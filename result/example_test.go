@@ -31,4 +31,5 @@ func Example() {
 	// grok@1.0.0        cut       20129 bytes shown
 	// opencode@1.18.33  cut       51491 bytes shown
 	// gemini@0.61.0     cut       40230 bytes shown
+	// copilot@1.0.102   replaced    783 bytes shown
 }

@@ -103,14 +103,16 @@ func TestNotesVerbatim(t *testing.T) {
 	// Before: Claude misses the three "stash … memo" prompts and "backup
 	// my notes" (6 of 10 found: 60%); Grok and codex-search the three
 	// stash prompts (70%); Codex's all-terms script needs every word of
-	// the prompt in one tool, which no prompt manages (0%).
+	// the prompt in one tool, which no prompt manages (0%). Copilot CLI
+	// sends the fixture's few tools in full (30 tools or fewer with its
+	// builtins: no deferral), so every tool is seen.
 	assert.Equal(t, map[string]float64{
 		"claude@2.1.332": 0.6, "grok@1.0.0": 0.7, "codex@0.171.0": 0, "codex-search@0.171.0": 0.7,
-		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 0.9, "gemini@0.61.0": 1,
+		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 0.9, "gemini@0.61.0": 1, "copilot@1.0.102": 1,
 	}, figures(rep.Clients, false))
 	assert.Equal(t, map[string]float64{
 		"claude@2.1.332": 1, "grok@1.0.0": 1, "codex@0.171.0": 0.5, "codex-search@0.171.0": 1,
-		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 1, "gemini@0.61.0": 1,
+		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 1, "gemini@0.61.0": 1, "copilot@1.0.102": 1,
 	}, figures(rep.Clients, true))
 
 	// archive_note, the most missed tool, is edited first: the hint

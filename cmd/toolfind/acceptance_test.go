@@ -65,7 +65,9 @@ func TestRankFitsTheScreen(t *testing.T) {
 	}{
 		{"", []string{"--query", "invoice"}, 25},
 		{"", []string{"--query", "create pull request"}, 50},
-		{"80", []string{"--query", "create pull request"}, 50},
+		// at 80 columns the eight clients' columns take two blocks, each
+		// repeating the 20 rows
+		{"80", []string{"--query", "create pull request"}, 75},
 		{"", []string{"--query", "create pull request", "--explain", "--client", "claude,grok,codex-search"}, 0},
 		{"", []string{"--query", "list pods", "--by-client"}, 0},
 	} {

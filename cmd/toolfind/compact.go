@@ -174,10 +174,8 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	// A long client name goes on two header lines, split after a "-"
 	// ("opencode-" over "codemode").
 	heads := make([][]string, len(cols))
-	headRows := 1
 	for j, c := range cols {
 		heads[j] = splitAfterDash(c.name)
-		headRows = max(headRows, len(heads[j]))
 	}
 	for j, c := range cols {
 		cw[j] = max(utf8.RuneCountInString(c.version), len(strconv.Itoa(c.r.ShownTokens)), 5)
@@ -191,17 +189,27 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 		}
 	}
 	const gap = 2
-	used := 0
-	for _, n := range cw {
-		used += gap + n
-	}
-	toolW := len("tokens read")
+	toolWant := len("tokens read")
 	for _, rw := range order {
-		toolW = max(toolW, utf8.RuneCountInString(esc(string(rw.id))))
+		toolWant = max(toolWant, utf8.RuneCountInString(esc(string(rw.id))))
 	}
-	toolW = min(toolW, max(width-used, 16))
-	// Too many clients for the width: the tool column keeps 16 and lines
-	// run over; the per-client view (--by-client) is the way out.
+	// Too many clients for the width: the client columns are split into
+	// blocks that fit beside a tool column of at least 16, each block a
+	// table of its own under the same rows.
+	var blocks [][]int
+	for j := range cols {
+		if n := len(blocks); n > 0 {
+			used := 0
+			for _, k := range blocks[n-1] {
+				used += gap + cw[k]
+			}
+			if used+gap+cw[j]+16 <= width {
+				blocks[n-1] = append(blocks[n-1], j)
+				continue
+			}
+		}
+		blocks = append(blocks, []int{j})
+	}
 
 	title := esc(textfit.ShortenMiddle(strconv.Quote(query), 2*width)) + " — " + count(len(order)+more, "tool", "tools") + " shown by at least one client, ranks per client"
 	for _, l := range textfit.Wrap(title, width) {
@@ -216,41 +224,55 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 		}
 		writeFolded(w, fmt.Sprintf("%s call (%s writer): %s", c.name, c.r.Writer, callText(c.r.Call)), "  ", width)
 	}
-	line := func(first string, each func(j int) string) {
-		var b strings.Builder
-		b.WriteString(padRight(first, toolW))
-		for j := range cols {
-			b.WriteString(strings.Repeat(" ", gap))
-			b.WriteString(padLeft(each(j), cw[j]))
+	for bi, block := range blocks {
+		if bi > 0 {
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-	for k := 0; k < headRows; k++ {
-		line("", func(j int) string {
-			// bottom-aligned: a one-line name sits on the last header line
-			if i := k - (headRows - len(heads[j])); i >= 0 {
-				return heads[j][i]
+		used := 0
+		for _, j := range block {
+			used += gap + cw[j]
+		}
+		toolW := min(toolWant, max(width-used, 16))
+		line := func(first string, each func(j int) string) {
+			var b strings.Builder
+			b.WriteString(padRight(first, toolW))
+			for _, j := range block {
+				b.WriteString(strings.Repeat(" ", gap))
+				b.WriteString(padLeft(each(j), cw[j]))
 			}
-			return ""
-		})
-	}
-	line("TOOL", func(j int) string { return cols[j].version })
-	for i, rw := range order {
-		line(textfit.ShortenMiddle(esc(string(rw.id)), toolW), func(j int) string { return cells[i][j] })
-	}
-	if len(order) == 0 {
-		fmt.Fprintln(w, "(no client shows any tool for this query)")
-	}
-	if more > 0 {
-		fmt.Fprintf(w, "… %s more (--rows 0 prints all)\n", count(more, "tool", "tools"))
-	}
-	line("limit", func(j int) string {
-		if cols[j].everything {
-			return "all"
+			fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 		}
-		return strconv.Itoa(cols[j].r.Limit)
-	})
-	line("tokens read", func(j int) string { return strconv.Itoa(cols[j].r.ShownTokens) })
+		rowsH := 1
+		for _, j := range block {
+			rowsH = max(rowsH, len(heads[j]))
+		}
+		for k := 0; k < rowsH; k++ {
+			line("", func(j int) string {
+				// bottom-aligned: a one-line name sits on the last header line
+				if i := k - (rowsH - len(heads[j])); i >= 0 {
+					return heads[j][i]
+				}
+				return ""
+			})
+		}
+		line("TOOL", func(j int) string { return cols[j].version })
+		for i, rw := range order {
+			line(textfit.ShortenMiddle(esc(string(rw.id)), toolW), func(j int) string { return cells[i][j] })
+		}
+		if len(order) == 0 && bi == 0 {
+			fmt.Fprintln(w, "(no client shows any tool for this query)")
+		}
+		if more > 0 {
+			fmt.Fprintf(w, "… %s more (--rows 0 prints all)\n", count(more, "tool", "tools"))
+		}
+		line("limit", func(j int) string {
+			if cols[j].everything {
+				return "all"
+			}
+			return strconv.Itoa(cols[j].r.Limit)
+		})
+		line("tokens read", func(j int) string { return strconv.Itoa(cols[j].r.ShownTokens) })
+	}
 
 	// Legend and notes, wrapped to the width.
 	say := func(s string) {

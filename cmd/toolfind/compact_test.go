@@ -59,10 +59,10 @@ func TestShowSummary(t *testing.T) {
 	}
 	for _, want := range []string{
 		"19 tools in 5 servers: tokens each model reads of each tool\n",
-		"TOOL                     DESC  2.1.332  1.0.0  0.171.0  0.171.0   1.18.33    1.18.33  0.61.0\n",
+		"TOOL                    DESC  2.1.332  1.0.0  0.171.0  0.171.0   1.18.33    1.18.33  1.0.102  0.61.0\n",
 		// billing/ledger: "Summarizes invoices." is 20 characters.
-		"billing/ledger             20       22     97       70       12        42         19      95\n",
-		"tickets/render_board       39        –      –        –        –        49         26     101\n",
+		"billing/ledger            20       22     97       70       12        42         19       33      95\n",
+		"tickets/render_board      39        –      –        –        –        49         26       40     101\n",
 		"claude never shows tickets/render_board: hidden from the model: visibility [\"app\"] does not\n  include \"model\"",
 		"show --tool NAME prints the exact text each model reads of a tool\n",
 	} {

@@ -167,7 +167,7 @@ func TestCompletion(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		return lines[:len(lines)-1] // the last line is the directive
 	}
-	assert.Equal(t, []string{"claude,codex", "claude,codex-search", "claude,codex@0.171.0", "claude,codex-search@0.171.0"},
+	assert.Equal(t, []string{"claude,codex", "claude,codex-search", "claude,copilot", "claude,codex@0.171.0", "claude,codex-search@0.171.0", "claude,copilot@1.0.102"},
 		complete("rank", "--client", "claude,co"))
 	assert.Contains(t, complete("rank", "--client", ""), "all")
 	assert.Equal(t, []string{"text", "json", "markdown", "junit", "html"}, complete("bench", "--format", ""))

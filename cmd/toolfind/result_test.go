@@ -80,12 +80,17 @@ func TestResultDoneWhen(t *testing.T) {
 	quoted, _ := json.Marshal(text)
 	file := writeFile(t, "big.json", `{"content":[{"type":"text","text":`+string(quoted)+`}]}`)
 	rep := runResultJSON(t, "--file", file)
-	if len(rep.Results) != 5 {
+	if len(rep.Results) != 6 {
 		t.Fatalf("%d clients", len(rep.Results))
 	}
 	byClient := map[string]int{}
 	for i, r := range rep.Results {
 		byClient[r.Client] = i
+	}
+	// Copilot CLI: 218,237 bytes > 20,480: saved, a notice and a
+	// 500-character preview (218,237 / 1024 = 213.1 KB).
+	if c := rep.Results[byClient["copilot@1.0.102"]]; c.Verdict != "replaced" || !strings.HasPrefix(c.Shown, "Output too large to read at once (213.1 KB). Saved to: ") {
+		t.Errorf("copilot: %s %q", c.Verdict, c.Shown[:min(len(c.Shown), 120)])
 	}
 
 	// Claude Code: estimate round(218,237 / 4) = 54,559 tokens, between
