@@ -42,13 +42,16 @@ func init() {
 func newVerifyCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 	opts := &verifyOptions{io: ios, global: g}
 	cmd := &cobra.Command{
-		Use:   "verify --client claude --queries F | --client gemini [--binary PATH]",
+		Use:   "verify --client claude --queries F | --client gemini | --client copilot [--queries F] [--binary PATH]",
 		Short: "Run your installed client against the catalog and compare it with the simulation",
 		Long: `Verify runs the client you have installed against the catalog and compares what it does
 with toolfind's simulation: Claude Code one search call per query; Gemini CLI, which has no
 tool search, once, calling every declared tool, comparing tool by tool what it declares to
 its model and what it passes back of each result (--result gives the result every tool
-returns; by default the tools return a set of results that exercise every rule).
+returns; by default the tools return a set of results that exercise every rule); Copilot CLI
+once to compare every tool entry it sends and whether it defers them, then one
+tool_search_tool call per query (each query is the regular expression the model would write),
+run offline with the model and wire of --copilot-model and --copilot-api.
 
 toolfind serves the catalog as stub MCP servers over stdio (byte for byte), points the client
 at a local emulated model API on 127.0.0.1 that makes the search call, and reads the real
@@ -61,12 +64,13 @@ not newer than it. --client claude@VERSION compares against that profile instead
 Exit status: 0 every query matches, 1 any mismatch, 3 a query could not be run.`,
 		Example: `  toolfind verify --client claude --catalog my-server.json --queries queries.jsonl
   toolfind verify --client claude --binary ~/bin/claude --catalog c.json --queries q.jsonl --parallel 4 --bundle repro/
-  toolfind verify --client gemini --catalog my-server.json`,
+  toolfind verify --client gemini --catalog my-server.json
+  toolfind verify --client copilot --catalog my-server.json -q 'issue' -q 'create.*issue'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runVerify(cmd, opts) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.binary, "binary", "", "the client executable (default: claude or gemini on PATH)")
+	f.StringVar(&opts.binary, "binary", "", "the client executable (default: claude, gemini or copilot on PATH)")
 	f.StringVar(&opts.queries, "queries", "", `query file, JSON Lines {"query": "...", "max_results": N}`)
 	f.StringArrayVarP(&opts.query, "query", "q", nil, "a query (repeatable; after --queries)")
 	f.IntVar(&opts.parallel, "parallel", 2, "client processes at once")
@@ -113,8 +117,11 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 	if opts.global.flags.Changed("client") && !strings.Contains(spec, ",") && id.Name == "gemini" {
 		return runVerifyGemini(cmd, opts, id)
 	}
+	if opts.global.flags.Changed("client") && !strings.Contains(spec, ",") && id.Name == "copilot" {
+		return runVerifyCopilot(cmd, opts, id)
+	}
 	if !opts.global.flags.Changed("client") || strings.Contains(spec, ",") || id.Name != "claude" {
-		return usageError("verify checks one client: --client claude or gemini (or NAME@VERSION); got %q", spec)
+		return usageError("verify checks one client: --client claude, gemini or copilot (or NAME@VERSION); got %q", spec)
 	}
 	if opts.result != "" {
 		return usageError("--result goes with --client gemini")

@@ -146,7 +146,7 @@ func TestVerifyUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"verify", "--query", "x"}, `verify checks one client: --client claude or gemini (or NAME@VERSION); got "all"`},
+		{[]string{"verify", "--query", "x"}, `verify checks one client: --client claude, gemini or copilot (or NAME@VERSION); got "all"`},
 		{[]string{"verify", "--client", "grok", "--query", "x"}, `got "grok"`},
 		{[]string{"verify", "--client", "claude,grok", "--query", "x"}, `got "claude,grok"`},
 		{[]string{"verify", "--client", "claude"}, "verify needs --queries FILE or --query Q"},
