@@ -56,6 +56,8 @@ type Entry struct {
 	// JSON is the entry exactly as the request carries it (for a deferred
 	// Responses tool: the function object inside its namespace).
 	JSON string
+
+	cacheControl bool // the request's last entry on the Anthropic wire
 }
 
 // Simulator is Copilot CLI 1.0.102 over one catalog, for one model and
@@ -150,6 +152,11 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 	for i := range s.entries {
 		e := &s.entries[i]
 		e.Deferred = s.mode != Full && !never[e.Tool.Server]
+		// copilot.md §1.3 "Request framing": on the Anthropic wire the last
+		// entry carries cache_control; tool_search_tool is last when it is
+		// sent, else the last MCP tool (observed, runs TH13 and
+		// claude-3.7-sonnet).
+		e.cacheControl = s.api == Anthropic && i == len(s.entries)-1 && !s.Searchable()
 		e.JSON = s.render(e)
 		s.byID[e.Tool.ID()] = i
 		s.texts = append(s.texts, searchTexts(e))
@@ -207,6 +214,9 @@ func (s *Simulator) render(e *Entry) string {
 		v = obj("name", name, "description", desc, "input_schema", e.Schema)
 		if e.Deferred {
 			v = ojson.ObjectOf(append(v.Members(), ojson.Member{Key: "defer_loading", Value: jsonTrue})...)
+		}
+		if e.cacheControl {
+			v = ojson.ObjectOf(append(v.Members(), ojson.Member{Key: "cache_control", Value: obj("type", ojson.StringOf("ephemeral"))})...)
 		}
 	case Responses:
 		v = obj("name", name, "description", desc, "parameters", e.Schema, "strict", jsonFalse, "type", ojson.StringOf("function"))
@@ -320,6 +330,9 @@ func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
 		notes = append(notes, "sent in full with every request")
 	}
 	notes = append(notes, s.decisionNote())
+	if strings.HasPrefix(strings.ToLower(s.model), "gemini") {
+		notes = append(notes, "approximate for Gemini models: the CLI rewrites their schemas further (a type list such as [\"object\",\"null\"], a type beside anyOf/oneOf/allOf); toolfind shows the chat-completions form")
+	}
 	return search.ToolView{Tool: id, Name: e.Name, Text: text, Tokens: search.CeilDiv(len(text), 4), Notes: notes}, true
 }
 
