@@ -171,4 +171,3 @@ func allResults(messages []json.RawMessage) []json.RawMessage {
 	}
 	return out
 }
-
