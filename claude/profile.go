@@ -109,15 +109,20 @@ func init() {
 		summary, verified string
 	}{
 		{V2_1_332, true, "Claude Code ToolSearch (keyword scoring over name parts, hints, descriptions); ToolSearch requires only query",
-			"`toolfind verify` with the real 2.1.332: 175 of 175 queries over four shared-catalog mixes (up to 1,111 tools), the failed-list note, the ToolSearch schema; spec §0 reruns of 2.1.332/2.1.333"},
+			// claude.md §0: the reruns of 2.1.332 and 2.1.333.
+			"the real 2.1.332 through `toolfind verify`: 175 of 175 queries over four mixes of public MCP catalogs (up to 1,111 tools), the failed-list note and the ToolSearch schema; rechecked on 2.1.333"},
 		{V2_1_329, false, "Claude Code ToolSearch; empty results name the servers whose tools/list failed",
-			"the note read from 2.1.332, which has it since 2.1.329 (spec §0); 2.1.329 itself not run"},
+			// claude.md §0
+			"the note read from 2.1.332, which has it since 2.1.329; 2.1.329 itself not run"},
+		// Verified with the claude-oracle harness (claude.md).
 		{V2_1_328, false, "Claude Code ToolSearch as read from the 2.1.328 bundle",
-			"real 2.1.328 with the oracle: 680 recorded queries over the shared catalogs and 28 hostile ones agree"},
-		{V2_1_283, false, "Claude Code ToolSearch as in the seed article (2,048-character description cap)",
-			"the seed article's captures; deferred built-ins observed with the oracle"},
+			"the real 2.1.328: 680 recorded queries over 15 public MCP catalogs and 28 hostile ones agree"},
+		// The seed article's captures; built-ins seen with claude-oracle.
+		{V2_1_283, false, "Claude Code ToolSearch with the 2,048-character description cap",
+			"published captures of 2.1.283's ToolSearch results; the deferred built-ins observed on the real client"},
 		{V2_1_88, false, "Claude Code ToolSearch, legacy scoring without coarse name parts",
-			"not run: read from the leaked 2.1.88 source (background notes)"},
+			// claude.md, background notes on the 2.1.88 source.
+			"not run: reconstructed from notes on the 2.1.88 client code"},
 	} {
 		prof := p.prof
 		search.Register(search.Profile{

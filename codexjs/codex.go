@@ -24,7 +24,7 @@ func init() {
 		ID:       search.ClientID{Name: "codex", Version: Version},
 		Default:  true,
 		Summary:  "Codex code mode: the model filters ALL_TOOLS with JavaScript (run in goja); one result per strategy",
-		Verified: "real Codex 0.171.0: ALL_TOOLS entries on 15 shared and 70 livemcpbench catalogs, 25 strategy runs and 18 script behaviours byte for byte",
+		Verified: "real Codex 0.171.0: ALL_TOOLS entries on 85 public MCP catalogs, 25 strategy runs and 18 script behaviours byte for byte",
 		Options: []search.Option{
 			{Name: "script", Kind: search.FileOption, Usage: "JavaScript file run as an extra exec strategy (primary when given); globals QUERY and TERMS hold the query", QueryOnly: true},
 			{Name: "strategies", Kind: search.StringOption, Default: "all-terms,any-term,name,dump", Usage: "comma list of built-in strategies (all-terms, any-term, name, dump); the first is primary", QueryOnly: true},

@@ -44,15 +44,17 @@ var clientID = search.ClientID{Name: "grok", Version: "1.0.0"}
 
 func init() {
 	search.Register(search.Profile{
-		ID:       clientID,
-		Default:  true,
-		Summary:  "Grok Build search_tool: BM25 (bm25 crate 2.3.2) over name, description and parameter names; random tie order",
-		Verified: "no runnable client: a second implementation written from the spec alone agrees on 12,054 searches; BM25 float32-exact against rustc-compiled cases",
+		ID:      clientID,
+		Default: true,
+		Summary: "Grok Build search_tool: BM25 (bm25 crate 2.3.2) over name, description and parameter names; random tie order",
+		// grok.md: a second implementation from the spec alone; bm25 cases compiled with rustc.
+		Verified: "no runnable client: a second implementation, written independently from the same description of Grok's search, agrees on 12,054 searches; BM25 float32-exact against cases compiled from the Rust bm25 crate",
 		Options: []search.Option{{
 			Name:    "partial",
 			Kind:    search.BoolOption,
 			Default: "false",
-			Usage:   `answer as while MCP servers are still connecting (status "partial", B.3)`,
+			// grok.md B.3: the status a search reports while servers connect.
+			Usage: `answer as while MCP servers are still connecting (search_tool reports status "partial")`,
 		}},
 		New: func(cat *corpus.Catalog, opts search.Options) (search.Simulator, error) {
 			partial, err := opts.Bool("partial", false)
@@ -113,26 +115,29 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 			q := srv.Name + "__" + t.Name
 			if why := nameProblem(q); why != "" {
 				d.Severity, d.Code, d.Field = corpus.Error, CodeNameRejected, "name"
-				d.Message = fmt.Sprintf("Grok refuses to register %q (%s); the tool is skipped (grok.md B.4)", q, why)
+				// grok.md B.4
+				d.Message = fmt.Sprintf("Grok refuses to register %q (%s); the tool is skipped", q, why)
 				s.problems = append(s.problems, d)
 				continue
 			}
 			if t.HiddenFromModel() {
 				d.Severity, d.Code, d.Field = corpus.Info, CodeHidden, "_meta.ui.visibility"
-				d.Message = "visibility lacks \"model\": not searchable in Grok (grok.md B.4)"
+				d.Message = "visibility lacks \"model\": not searchable in Grok" // grok.md B.4
 				s.problems = append(s.problems, d)
 				continue
 			}
 			if seen[t.Name] {
 				d.Severity, d.Code, d.Field = corpus.Warning, CodeDuplicate, "name"
-				d.Message = fmt.Sprintf("second tool named %q: only the first is indexed (which one Grok keeps is not established, grok.md B.6)", t.Name)
+				// grok.md B.6
+				d.Message = fmt.Sprintf("second tool named %q: only the first is indexed (which one Grok keeps is not established)", t.Name)
 				s.problems = append(s.problems, d)
 				continue
 			}
 			seen[t.Name] = true
 			if cut, ok := TruncateDescription(t.Description); ok {
 				d.Severity, d.Code, d.Field = corpus.Warning, CodeDescriptionCut, "description"
-				d.Message = fmt.Sprintf("description of %d characters is cut to %d in search_tool results (grok.md B.3); it is still indexed in full",
+				// grok.md B.3
+				d.Message = fmt.Sprintf("description of %d characters is cut to %d in search_tool results; it is still indexed in full",
 					len([]rune(t.Description)), len([]rune(cut)))
 				s.problems = append(s.problems, d)
 			}
@@ -380,7 +385,8 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	res.Limit = limit
 	if len(s.entries) == 0 { // tool_index.rs: empty snapshot, no search
 		if n, first := s.rejected(); n > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("0 hits because no tool is searchable: Grok refuses all %d tool names (grok.md B.4), e.g. %s", n, first))
+			// grok.md B.4
+			res.Notes = append(res.Notes, fmt.Sprintf("0 hits because no tool is searchable: Grok refuses all %d tool names, e.g. %s", n, first))
 		}
 		s.render(&res, nil)
 		return res, nil
@@ -388,7 +394,7 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 	// Exact match first (B.2): limit ignored.
 	if i := s.exactName(q.Text); i >= 0 {
 		e := s.entries[i]
-		res.Notes = append(res.Notes, fmt.Sprintf("exact-name shortcut: %q matches %s; it is returned alone with score 1.0, limit ignored (grok.md B.2)", strings.TrimSpace(q.Text), e.qualified))
+		res.Notes = append(res.Notes, fmt.Sprintf("exact-name shortcut: %q matches %s; it is returned alone with score 1.0, limit ignored", strings.TrimSpace(q.Text), e.qualified))
 		res.Hits = append(res.Hits, search.Hit{
 			Rank: 1, RankWorst: 1, PWithinLimit: 1,
 			Tool: e.tool.ID(), Name: e.qualified, Score: 1,
@@ -547,7 +553,7 @@ func (s *Simulator) View(id corpus.ToolID) (search.ToolView, bool) {
 	v := search.ToolView{Tool: id, Name: e.qualified, Text: res.Shown, Tokens: res.ShownTokens}
 	v.Notes = append(v.Notes, "as returned by search_tool for the query "+e.qualified)
 	if _, cut := TruncateDescription(e.tool.Description); cut {
-		v.Notes = append(v.Notes, "description cut to 2,046 characters (grok.md B.3)")
+		v.Notes = append(v.Notes, "description cut to 2,046 characters") // grok.md B.3
 	}
 	return v, true
 }

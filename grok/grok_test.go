@@ -438,7 +438,7 @@ func TestEveryNameRejected(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "my__server__list" has 2 "__" boundaries.
-	want := `0 hits because no tool is searchable: Grok refuses all 2 tool names (grok.md B.4), e.g. Grok refuses to register "my__server__list" (2 "__" boundaries, want exactly 1)`
+	want := `0 hits because no tool is searchable: Grok refuses all 2 tool names, e.g. Grok refuses to register "my__server__list" (2 "__" boundaries, want exactly 1)`
 	if len(r.Hits) != 0 || len(r.Notes) == 0 || !strings.HasPrefix(r.Notes[0], want) {
 		t.Errorf("hits %v, notes %q", r.Hits, r.Notes)
 	}

@@ -108,7 +108,7 @@ func (c Config) check() error {
 	sort.Strings(ids)
 	for _, id := range ids {
 		if _, ok := Rule(id); !ok {
-			return &configError{id, "unknown rule (see docs/lint-rules.md)"}
+			return &configError{id, "unknown rule (" + unknownRuleHint(id) + ")"}
 		}
 		switch v := strings.ToLower(c.Rules[id]); v {
 		case "off", "on", "true", "false":
@@ -159,7 +159,7 @@ func (c *Config) Set(ids []string, on bool) error {
 			continue
 		}
 		if _, ok := Rule(id); !ok {
-			return fmt.Errorf("unknown rule %q (see docs/lint-rules.md)", id)
+			return fmt.Errorf("unknown rule %q (%s)", id, unknownRuleHint(id))
 		}
 		if cur, set := c.Rules[id]; on && set && cur != "off" && cur != "false" {
 			continue // keep a configured severity

@@ -216,7 +216,6 @@ func (r *Report) SARIF(min corpus.Severity, toolVersion string) map[string]any {
 		rules = append(rules, map[string]any{
 			"id":                   id,
 			"shortDescription":     map[string]string{"text": info.Summary},
-			"help":                 map[string]string{"text": "Source: " + info.Source},
 			"defaultConfiguration": map[string]string{"level": level[info.Severity]},
 		})
 	}

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"fmt"
+
 	"github.com/toolfind/toolfind/corpus"
 )
 
@@ -56,11 +58,14 @@ type RuleInfo struct {
 	ID       string          `json:"id"`
 	Severity corpus.Severity `json:"severity"` // the default
 	Summary  string          `json:"summary"`
-	// Source is the spec section the rule rests on (../shared/specs).
-	Source string `json:"source"`
+	// Source is the spec section the rule rests on (../shared/specs), for
+	// the code's readers; users do not have the specs, so no output shows
+	// it.
+	Source string `json:"-"`
 }
 
-// Rules lists every rule in documentation order (docs/lint-rules.md).
+// Rules lists every rule in documentation order (docs/lint-rules.md;
+// toolfind lint --list-rules).
 var Rules = []RuleInfo{
 	{RuleServerName, corpus.Error, "a server name with characters a client rejects (Grok) or rewrites (Claude Code, Codex, OpenCode)", "grok.md B.4; claude.md §2; codex.md §1.3; opencode.md C.1"},
 	{RuleToolName, corpus.Warning, "a tool name with characters a client rejects or rewrites, or too long", "MCP spec \"Tool names\"; grok.md B.4; claude.md §2; codex.md §1.3"},
@@ -104,6 +109,43 @@ var Rules = []RuleInfo{
 }
 
 // Rule returns the rule's documentation.
+// unknownRuleHint says, for a rule id lint does not have, the closest
+// known one and where the list is.
+func unknownRuleHint(id string) string {
+	best, bestD := "", 4
+	for _, r := range Rules {
+		if d := editDistance(id, r.ID); d < bestD {
+			best, bestD = r.ID, d
+		}
+	}
+	const list = "toolfind lint --list-rules lists every rule"
+	if best != "" {
+		return fmt.Sprintf("did you mean %q? %s", best, list)
+	}
+	return list
+}
+
+// editDistance is the Levenshtein distance of two ASCII ids.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 func Rule(id string) (RuleInfo, bool) {
 	for _, r := range Rules {
 		if r.ID == id {

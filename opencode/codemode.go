@@ -251,7 +251,8 @@ func (s *CodeMode) Search(ctx context.Context, q search.Query) (search.Result, e
 		r.Notes = append(r.Notes, fmt.Sprintf("the search result exceeds OpenCode's output limit: %d %s cut", tr.Removed, tr.Unit))
 	}
 	if s.prof.V2 {
-		r.Notes = append(r.Notes, "v2 profile: global search() and catalog placement from the v2 sources (§C.2), not verified against a release")
+		// opencode.md §C.2
+		r.Notes = append(r.Notes, "v2 profile: global search() and catalog placement from the v2 sources, not verified against a release")
 	}
 	r.Variants = []search.Result{s.catalogResult(client)}
 	return r, nil

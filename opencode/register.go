@@ -15,8 +15,9 @@ const OptBudget = "budget"
 func init() {
 	search.Register(search.Profile{
 		ID: search.ClientID{Name: "opencode", Version: "1.18.33"}, Default: true,
-		Summary:  "OpenCode 1.18.33 eager loading: every MCP tool is a top-level {server}_{tool} tool (verified)",
-		Verified: "real OpenCode 1.18.33 with opencode-oracle (spec §0)",
+		Summary: "OpenCode 1.18.33 eager loading: every MCP tool is a top-level {server}_{tool} tool (verified)",
+		// opencode.md §0, with opencode-oracle.
+		Verified: "the real OpenCode 1.18.33: the tools it sends with each request, recorded",
 		New: func(cat *corpus.Catalog, _ search.Options) (search.Simulator, error) {
 			return NewEager(cat), nil
 		},

@@ -40,7 +40,7 @@ func deliverCodex(r *CallResult) Delivery {
 	d.Blocks = nil // the exec items are shown joined (codex.md §0)
 	budget := codexjs.DefaultMaxOutputTokens * codexjs.BytesPerToken
 	d.Notes = append(d.Notes, "the script "+CodexScript+" prints the whole result; the model only sees what its script prints",
-		"_meta is not passed to the script; the JSON shape of a nested call's result is [unverified] (codex.md §7)")
+		"_meta is not passed to the script; the JSON shape of a nested call's result is not verified on the real client") // codex.md §7
 	if len(js) <= budget {
 		d.Verdict = Whole
 		d.Detail = "delivered whole: JSON.stringify(result) is " + group(len(js)) + " bytes, within the " + group(budget) + "-byte budget"

@@ -30,7 +30,7 @@ func deliverOpenCode(r *CallResult) (Delivery, error) {
 		d.Notes = append(d.Notes, "isError: the model gets the error message made of the text blocks")
 	}
 	if r.Structured.Exists() {
-		d.Notes = append(d.Notes, "structuredContent is used only when content is empty (opencode.md §0)")
+		d.Notes = append(d.Notes, "structuredContent is used only when content is empty") // opencode.md §0
 	}
 	if !t.Truncated {
 		d.Verdict = Whole

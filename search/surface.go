@@ -42,8 +42,10 @@ type Surface struct {
 	// ("client") or toolfind's paraphrase ("toolfind"), or was supplied by
 	// the user ("user").
 	Wording map[string]string `json:"wording,omitempty"`
-	// Sources cites the spec sections the surface follows.
-	Sources []string `json:"sources"`
+	// Sources cites the spec sections the surface follows, for the
+	// code's readers (tests check them); never shown to users, who do not
+	// have the specs.
+	Sources []string `json:"-"`
 	// Notes are remarks for the user.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -256,9 +258,6 @@ func (s Surface) Text() string {
 	}
 	for _, c := range s.Context {
 		fmt.Fprintf(&b, "\n## %s\n%s\n", c.Role, c.Text)
-	}
-	if len(s.Sources) > 0 {
-		fmt.Fprintf(&b, "\nsources: %s\n", strings.Join(s.Sources, "; "))
 	}
 	for _, n := range s.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -31,6 +32,7 @@ type lintOptions struct {
 	disable     []string
 	config      string
 	verbose     bool
+	listRules   bool
 }
 
 func newLintCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
@@ -49,7 +51,7 @@ CLI, VS Code Copilot, Goose). Live servers (--server, --url) are located by serv
 Exit status: 0 when no finding is an error (or of the --fail-on severity or worse), 1 when one
 is, 2 for bad flags or input. --fail-on none always exits 0 after the report.
 
-Rules and their default severities: docs/lint-rules.md. A .toolfind.yaml in the working
+--list-rules lists the rules and their default severities. A .toolfind.yaml in the working
 directory (or --config FILE) sets per-rule severities:
 
   lint:
@@ -73,6 +75,7 @@ directory (or --config FILE) sets per-rule severities:
 	f.StringSliceVar(&opts.disable, "disable", nil, "rules to turn off, comma-separated (all: every rule)")
 	f.StringVar(&opts.config, "config", "", "lint configuration `FILE` (default ./"+defaultLintConfig+" when present)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "after each finding, one line per tool and client report at its own location")
+	f.BoolVar(&opts.listRules, "list-rules", false, "list every rule with its default severity and what it finds, then exit")
 	return cmd
 }
 
@@ -108,6 +111,9 @@ func (opts *lintOptions) lintConfig() (lint.Config, error) {
 }
 
 func runLint(cmd *cobra.Command, opts *lintOptions) error {
+	if opts.listRules {
+		return writeLintRules(opts.io.Out, outputWidth(opts.io.Out))
+	}
 	switch opts.format {
 	case "text", "json", "sarif":
 	default:
@@ -156,6 +162,20 @@ func runLint(cmd *cobra.Command, opts *lintOptions) error {
 	}
 	if n := rep.Count(failOn); n > 0 && failOn <= corpus.Error {
 		return checkFailed(fmt.Errorf("lint: %d %s at or above %s", n, plural(n, "finding", "findings"), failOn))
+	}
+	return nil
+}
+
+// writeLintRules lists lint's rules: "id (severity)" and, indented under
+// it, what the rule finds, wrapped to the width.
+func writeLintRules(w io.Writer, width int) error {
+	for _, r := range lint.Rules {
+		if _, err := fmt.Fprintf(w, "%s (%s)\n", r.ID, r.Severity); err != nil {
+			return badInput(fmt.Errorf("writing the rules: %w", err))
+		}
+		for _, l := range wrap(r.Summary, width-4) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func TestClientsListsReleasesAndVerification(t *testing.T) {
 		"claude@2.1.332 (default)\n",
 		"\n  releases: 2.1.332 and later\n",
 		"claude@2.1.329\n  Claude Code ToolSearch; empty results name the servers whose tools/list failed\n  releases: 2.1.329 – 2.1.331\n  verified: ",
-		"claude@2.1.328\n  Claude Code ToolSearch as read from the 2.1.328 bundle\n  releases: 2.1.328\n  verified: real 2.1.328 with the oracle",
+		"claude@2.1.328\n  Claude Code ToolSearch as read from the 2.1.328 bundle\n  releases: 2.1.328\n  verified: the real 2.1.328: 680 recorded queries",
 		"grok@1.0.0 (default)\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
@@ -106,7 +106,7 @@ func TestClientsFitsWidthAndListsOptionsOnce(t *testing.T) {
 	if n := strings.Count(out, "\n      --claude-builtins "); n != 1 {
 		t.Errorf("--claude-builtins listed %d times, want 1:\n%s", n, out)
 	}
-	if !strings.Contains(out, "\n  verified: real 2.1.328 with the oracle: 680 recorded queries over the shared catalogs and 28\n    hostile ones agree\n") {
+	if !strings.Contains(out, "\n  verified: the real 2.1.328: 680 recorded queries over 15 public MCP catalogs and 28 hostile ones\n    agree\n") {
 		t.Errorf("verified line not wrapped under its entry:\n%s", out)
 	}
 }
