@@ -118,6 +118,19 @@ type htmlTable struct {
 	Title  string
 	Header []string
 	Rows   [][]string
+	// Titles are the cells' tooltips, row by row (none when nil).
+	Titles [][]string
+	// Client says the columns after the first two are clients: their
+	// headers are set vertically, as in the heatmap.
+	Client bool
+}
+
+// cellTitle is the tooltip of row i, column j ("" for none).
+func (t htmlTable) CellTitle(i, j int) string {
+	if i < len(t.Titles) && j < len(t.Titles[i]) {
+		return t.Titles[i][j]
+	}
+	return ""
 }
 
 // WriteHTML writes the self-contained HTML report.
@@ -132,18 +145,29 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		d.Clients = append(d.Clients, c.Client)
 		d.Charts = append(d.Charts, rankChart(c))
 	}
+	// A breakdown has one row per tag value and one column per client
+	// (found@limit, the rest in the cell's tooltip): a row per value and
+	// client made 91 rows of 12 prompts.
 	for _, b := range r.By {
-		t := htmlTable{Title: "By " + b.Key, Header: []string{b.Key, "client", "queries", "found@1", "found@limit", "mrr", "not found"}}
+		t := htmlTable{Title: "By " + b.Key + ": found@limit", Header: []string{b.Key, "queries"}, Client: true}
+		t.Header = append(t.Header, d.Clients...)
 		for _, g := range b.Groups {
+			row := []string{groupValue(g.Value), ""}
+			var titles []string
+			titles = append(titles, "", "")
 			for _, c := range g.Clients {
-				t.Rows = append(t.Rows, []string{groupValue(g.Value), c.Client, strconv.Itoa(c.Queries),
-					Percent(c.FoundAt1), foundText(c), num(c.MRR, 3), strconv.Itoa(c.NotFound)})
+				row[1] = strconv.Itoa(c.Queries)
+				row = append(row, foundText(c))
+				titles = append(titles, fmt.Sprintf("%s: found@1 %s, found@limit %s, MRR %s, not found %d of %d",
+					c.Client, Percent(c.FoundAt1), foundText(c), num(c.MRR, 3), c.NotFound, c.Queries))
 			}
+			t.Rows = append(t.Rows, row)
+			t.Titles = append(t.Titles, titles)
 		}
 		d.By = append(d.By, t)
 	}
 	if r.PerTool != nil {
-		t := &htmlTable{Title: "Per tool: queries that show it, of those expecting it", Header: []string{"tool", "queries"}}
+		t := &htmlTable{Title: "Per tool: queries that show it, of those expecting it", Header: []string{"tool", "queries"}, Client: true}
 		t.Header = append(t.Header, d.Clients...)
 		for _, pt := range r.PerTool {
 			row := []string{string(pt.Tool), strconv.Itoa(pt.Queries)}
@@ -176,7 +200,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		if !ok {
 			continue
 		}
-		title := o.Client + ": " + heatTitle(o)
+		// The client's name without its release (the column says it).
+		name, _, _ := strings.Cut(o.Client, "@")
+		title := name + ": " + heatTitle(o)
 		cur.Cells[k] = htmlCell{Class: heatClass(o), Text: heatText(o), Title: title}
 	}
 	d.escape()
@@ -198,6 +224,9 @@ func (d *htmlData) escape() {
 		t.Title = e(t.Title)
 		all(t.Header)
 		for _, r := range t.Rows {
+			all(r)
+		}
+		for _, r := range t.Titles {
 			all(r)
 		}
 	}
@@ -226,6 +255,12 @@ func (d *htmlData) escape() {
 	}
 }
 
+// maxTitleTools bounds the tools a heatmap cell's tooltip lists as
+// outranking (or shown instead of) the expected one: a catalog dump
+// outranks it by the whole catalog, which made the Azure report 4.4 MB;
+// the JSON report has them all.
+const maxTitleTools = 3
+
 // heatTitle is a cell's tooltip.
 func heatTitle(o *Outcome) string {
 	if len(o.Expect) == 0 {
@@ -233,12 +268,15 @@ func heatTitle(o *Outcome) string {
 	}
 	if o.Found {
 		s := "rank " + RankText(o.Rank, o.RankWorst)
-		if len(o.OutrankedBy) > 0 {
-			s += "; outranked by " + joinIDs(o.OutrankedBy)
+		if ids := o.OutrankedBy; len(ids) > 0 {
+			s += "; outranked by " + joinIDs(ids[:min(len(ids), maxTitleTools)])
+			if n := len(ids) - maxTitleTools; n > 0 {
+				s += fmt.Sprintf(" and %d more", n)
+			}
 		}
 		return s
 	}
-	return missText(o)
+	return missTextMax(o, maxTitleTools)
 }
 
 func tagText(tags map[string]string) string {
@@ -349,6 +387,9 @@ func barTitle(i, bins int, folded bool, v float64) string {
 	if n == "" {
 		n = "0"
 	}
+	if n == "1" {
+		return what + ": 1 query"
+	}
 	return what + ": " + n + " queries"
 }
 
@@ -396,9 +437,10 @@ svg text{font:10px system-ui,sans-serif;fill:#57606a}
 .legend{display:flex;flex-wrap:wrap;gap:10px;margin:6px 0 10px}
 .legend span{display:inline-flex;align-items:center;gap:4px}
 .legend i{display:inline-block;width:14px;height:14px;border-radius:2px}
-.heat td.c{text-align:center;min-width:64px;font-variant-numeric:tabular-nums;border:1px solid #fff}
-.heat td.q{text-align:left;white-space:normal;max-width:520px}
-.heat td.e{text-align:left;color:#57606a;white-space:normal;max-width:280px}
+.wide{max-width:100%;overflow-x:auto}
+.heat td.c{text-align:center;min-width:36px;font-variant-numeric:tabular-nums;border:1px solid #fff;white-space:normal}
+.heat td.q{text-align:left;white-space:normal;min-width:200px;max-width:420px}
+.heat td.e{text-align:left;color:#57606a;white-space:normal;max-width:220px;overflow-wrap:anywhere}
 .heat th.c{writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;vertical-align:bottom;padding:6px 3px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 .heat tr:hover td{outline:1px solid #8c959f}
 .r1{background:#1a7f37;color:#fff}.r2{background:#4ac26b}.r3{background:#aceebb}.r5{background:#dafbe1}
@@ -414,10 +456,10 @@ footer{margin-top:24px;color:#8c959f;font-size:12px}
 <p class="sub">{{.Writers}}</p>{{end}}
 <nav><a href="#ranks">rank distributions</a>{{range $i, $t := .By}} · <a href="#by-{{$i}}">{{$t.Title}}</a>{{end}}{{if .PerTool}} · <a href="#per-tool">per tool</a>{{end}} · <a href="#heatmap">heatmap</a></nav>
 
-<table>
+<div class="wide"><table>
 <tr>{{range $i, $h := .Header}}<th{{if eq $i 0}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range $i, $c := .}}<td{{if eq $i 0}} class="l mono"{{end}}>{{$c}}</td>{{end}}</tr>
-{{end}}</table>{{with .Uncapped}}
+{{end}}</table></div>{{with .Uncapped}}
 <p class="sub">{{index . 0}}</p>
 <ul class="sub">{{range $i, $l := .}}{{if $i}}<li>{{$l}}</li>{{end}}{{end}}</ul>{{end}}
 
@@ -433,25 +475,22 @@ footer{margin-top:24px;color:#8c959f;font-size:12px}
 {{end}}</div>
 {{range $i, $t := .By}}
 <h2 id="by-{{$i}}">{{.Title}}</h2>
-<table>
-<tr>{{range $i, $h := .Header}}<th{{if lt $i 2}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if lt $i 2}} class="l{{if eq $i 1}} mono{{end}}"{{end}}>{{$c}}</td>{{end}}</tr>
-{{end}}</table>
+{{template "clients" $t}}
 {{end}}{{with .PerTool}}
 <h2 id="per-tool">{{.Title}}</h2>
-<table>
-<tr>{{range $i, $h := .Header}}<th{{if eq $i 0}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if eq $i 0}} class="l mono"{{end}}>{{$c}}</td>{{end}}</tr>
-{{end}}</table>
+{{template "clients" .}}
 {{end}}
 <h2 id="heatmap">Findability heatmap</h2>
 <div class="legend">{{range .Legend}}<span><i class="{{legendClass .}}"></i>{{legendLabel .}}</span>{{end}}</div>
-<table class="heat">
+<div class="wide"><table class="heat">
 <tr><th>#</th><th class="l">query</th><th class="l">expected</th>{{range .Clients}}<th class="c">{{.}}</th>{{end}}</tr>
 {{range .Heat}}<tr><td>{{.N}}</td><td class="q">{{.Query}}{{if .Tags}} <span class="tags">{{.Tags}}</span>{{end}}</td><td class="e mono">{{.Expect}}</td>{{range .Cells}}<td class="c {{.Class}}" title="{{.Title}}">{{.Text}}</td>{{end}}</tr>
-{{end}}</table>
+{{end}}</table></div>
 <footer>Generated by toolfind. Ranks are the clients' simulated search results; where a client breaks ties at random, a cell shows the tie range and the share of orders that show the tool.</footer>
 </body>
 </html>
-`))
+{{define "clients"}}<div class="wide"><table class="heat">
+<tr>{{range $i, $h := .Header}}{{if lt $i 2}}<th class="l">{{$h}}</th>{{else}}<th class="c">{{$h}}</th>{{end}}{{end}}</tr>
+{{range $r, $row := .Rows}}<tr>{{range $i, $c := $row}}{{if eq $i 0}}<td class="l mono">{{$c}}</td>{{else}}<td{{with $.CellTitle $r $i}} title="{{.}}"{{end}}>{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table></div>{{end}}`))
 })
