@@ -13,6 +13,8 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
+	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/writer"
 )
 
 // Format is a report format.
@@ -188,9 +190,22 @@ func (r *Report) writerNote() string {
 		return ""
 	}
 	var b strings.Builder
-	if len(groups) == 1 && len(groups[0].rows) == len(clients) {
+	heuristic := len(groups) > 0
+	var ids []search.ClientID
+	for _, g := range groups {
+		for _, row := range g.rows {
+			ids = append(ids, search.ParseClientID(row))
+		}
+		heuristic = heuristic && strings.HasPrefix(g.label, "heuristic (")
+	}
+	switch {
+	case len(groups) == 1 && len(groups[0].rows) == len(clients):
 		b.WriteString("writer: " + groups[0].label)
-	} else {
+	case heuristic:
+		// The heuristic wrote every row: one line with its agreement per
+		// client (writer.LabelLine).
+		b.WriteString(writer.LabelLine("heuristic", ids))
+	default:
 		b.WriteString("writers: ")
 		for i, g := range groups {
 			if i > 0 {

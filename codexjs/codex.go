@@ -14,6 +14,7 @@ import (
 	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/intent"
 )
 
 // Version is the Codex CLI release both profiles reproduce (§0).
@@ -158,6 +159,9 @@ type CodeMode struct {
 	engine     string
 	dumpOnce   sync.Once
 	dumpRes    search.Result
+	// The heuristic writer's index over the MCP tools (fitted.go).
+	intentOnce sync.Once
+	intent     *intent.Index
 }
 
 // NewCodeMode builds the simulator; opts are the registered options.

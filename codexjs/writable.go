@@ -155,12 +155,12 @@ const heuristicMaxTerms = 8
 //
 //	const re = /group|movi|releas|year|aggreg/i;
 //	text(ALL_TOOLS.filter(t => re.test(t.name) || re.test(t.description)).map(t => t.name).join("\n"));
+//
+// Which words become alternatives is fitted on model-written calls
+// (WriterModel, fitted.go); heuristicTerms is the fallback when the
+// fitted model selects none.
 func (m *CodeMode) HeuristicCalls(prompt string) []json.RawMessage {
-	terms := heuristicTerms(prompt)
-	if len(terms) == 0 {
-		return nil
-	}
-	return []json.RawMessage{search.MarshalCall("code", HeuristicCode(terms))}
+	return m.HeuristicCallsWith(prompt, WriterModel())
 }
 
 // heuristicTerms are the regex alternatives for a prompt: each keyword's

@@ -89,6 +89,8 @@ type Simulator struct {
 	intentOnce    sync.Once
 	intent        *intent.Index
 	intentServers []string
+	namesOnce     sync.Once
+	names         []string // tool names by entry, for the writer's candidates (fitted.go)
 }
 
 // entry is one tool as Grok's ToolMetadata holds it (B.2): its input

@@ -121,49 +121,28 @@ func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
 	return search.MarshalCall("query", prompt)
 }
 
-// HeuristicMaxWords bounds the heuristic query: server, action, objects.
-const HeuristicMaxWords = 6
-
 // HeuristicCalls is the deterministic writer for Grok Build: the model
 // follows search_tool's advice (B.1) and writes "server action object"
-// keywords. The server is the connected server whose tools best fit the
-// prompt (package intent; the model reads the servers' names and
-// instructions); then come the prompt's most telling keywords
-// (intent.Index.KeywordQuery), six of them (measured: on azure-e2e six
-// words find 0.931 of the prompts' tools, four 0.866):
+// keywords. Which words is fitted on model-written calls (WriterModel):
+// the candidates are the servers of the tools that fit the prompt best
+// (package intent; the model reads the servers' names and instructions),
+// the prompt's keywords, a family word per keyword ("remove" → "delete")
+// and the words of the best tools' names, each with its features
+// (intent.WordFeatures); the words the model selects are printed servers
+// first, then in the prompt's order:
 //
-//	{"query": "mongodb log startup warnings mongo db"}
+//	{"query": "mongodb aggregate group movies"}
 //
 // search_tool shows each result's description and input schema, and the
-// model reads them before it acts; when they do not show the tool the
-// prompt needs it searches again, once (followUp): for the tool whose
-// schema takes an identifier the prompt names, else for the tool that
-// fits the prompt best. "Run a vectorSearch query on mflix.movies" first
-// gives {"query": "mongodb run vector search query find"}, whose five
-// results (find, search-knowledge, …) take no $vectorSearch; aggregate's
-// pipeline does, so the second call is {"query": "mongodb aggregate"}.
-// (Measured, found@limit: mongodb-accuracy 0.884 → 0.936 with second
-// calls for 27 of 233 prompts, azure-e2e 0.931 → 0.947 with 47 of 739.)
+// model reads them before it acts; when the fitted model's "follow_up"
+// option is 1 and they do not show the tool the prompt needs, it searches
+// again, once (followUp): for the tool whose schema takes an identifier
+// the prompt names, else for the tool that fits the prompt best. "Run a
+// vectorSearch query on mflix.movies" gives a first query whose results
+// take no $vectorSearch; aggregate's pipeline does, so the second call is
+// {"query": "mongodb aggregate"}.
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
-	ix, servers := s.intentIndex()
-	ranked := ix.Rank(prompt)
-	server := ""
-	if len(s.servers) > 0 {
-		server = intent.BestServer(ranked, servers)
-	}
-	max := HeuristicMaxWords
-	if server != "" {
-		max++
-	}
-	q := ix.KeywordQuery(server, prompt, ranked, max)
-	if q == "" {
-		return nil
-	}
-	calls := []json.RawMessage{search.MarshalCall("query", q)}
-	if q2 := s.followUp(ix, server, prompt, q, ranked); q2 != "" {
-		calls = append(calls, search.MarshalCall("query", q2))
-	}
-	return calls
+	return s.HeuristicCallsWith(prompt, WriterModel())
 }
 
 // followUp is the second search_tool call the model makes after reading

@@ -31,9 +31,8 @@ func ExampleSuggest() {
 		}
 	}
 	// Output:
-	// claude@2.1.332: 60% → 100%
+	// claude@2.1.332: 70% → 100%
 	// grok@1.0.0: 70% → 100%
 	// notes/archive_note search_hint: "memo"
 	// notes/archive_note description: "Away, stash. Move a note out of the active list into the archive."
-	// notes/export_notes search_hint: "backup"
 }

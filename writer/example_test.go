@@ -20,7 +20,7 @@ func ExampleRank() {
 	}
 	// Output:
 	// claude@2.1.332 {"query":"select:mcp__weather__get_forecast"} → weather/get_forecast
-	// grok@1.0.0 {"query":"weather forecast paris"} → weather/get_forecast
+	// grok@1.0.0 {"query":"weather forecast"} → weather/get_forecast
 }
 
 // Write turns a query set into a written-queries file.
@@ -32,6 +32,6 @@ func ExampleWrite() {
 	lines, _ := writer.Write(context.Background(), writer.Heuristic{}, sims, qs)
 	_ = writer.WriteLines(os.Stdout, lines)
 	// Output:
-	// {"id":"1","prompt":"invoice","client":"grok@1.0.0","call":{"query":"billing invoice"},"expect":["billing/invoice_lookup"],"writer":"heuristic","category":"billing","kind":"keyword"}
+	// {"id":"1","prompt":"invoice","client":"grok@1.0.0","call":{"query":"billing invoice digest"},"expect":["billing/invoice_lookup"],"writer":"heuristic","category":"billing","kind":"keyword"}
 	// {"id":"2","prompt":"find invoice","client":"grok@1.0.0","call":{"query":"billing find invoice"},"expect":["billing/findInvoice"],"writer":"heuristic","category":"billing","kind":"keyword"}
 }

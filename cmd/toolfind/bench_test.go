@@ -258,7 +258,7 @@ func TestBenchTextFitsWidth(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if !strings.Contains(out, "× 3 clients over 53 tools") || !strings.Contains(out, `233 of 234 queries scored; 1 skipped: no expected tool (empty "expect")`) ||
-		!strings.Contains(out, "\nwriter: heuristic (a prediction of the model's call)\n") {
+		!strings.Contains(out, "\nwriter: heuristic (a prediction of the model's call; agreement with model-written calls,\nleave-one-catalog-out: claude 0.") {
 		t.Errorf("header:\n%s", out[:min(len(out), 400)])
 	}
 	for _, l := range strings.Split(out, "\n") {

@@ -64,7 +64,8 @@ func (s Setup) Servers() int { return len(s.Files) }
 // written for.
 type Corpus struct {
 	Name string
-	// Queries is the queries file, relative to the shared folder.
+	// Queries is the queries file, relative to the shared folder (or an
+	// absolute path).
 	Queries string
 	// Files are its own catalog's files (relative to the shared folder).
 	Files []string
@@ -131,7 +132,10 @@ func HeldOut(shared string) (map[string]map[int]bool, error) {
 // Pool reads a corpus's prompts without its held-out lines and without
 // any line whose text is that of a held-out line.
 func Pool(shared string, c Corpus, held map[string]map[int]bool) ([]Prompt, error) {
-	path := filepath.Join(shared, filepath.FromSlash(c.Queries))
+	path := c.Queries
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(shared, filepath.FromSlash(c.Queries))
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -143,11 +147,12 @@ func Pool(shared string, c Corpus, held map[string]map[int]bool) ([]Prompt, erro
 		var q struct {
 			Query  string   `json:"query"`
 			Expect []string `json:"expect"`
+			Tool   string   `json:"tool"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, n+1, err)
 		}
-		all = append(all, Prompt{Corpus: c.Name, Line: n, Text: q.Query, Expect: q.Expect})
+		all = append(all, Prompt{Corpus: c.Name, Line: n, Text: q.Query, Expect: q.Expect, Tool: q.Tool})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)

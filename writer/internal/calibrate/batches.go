@@ -74,6 +74,7 @@ type generator struct {
 	pools   map[string][]calib.Prompt
 	lmb     []string // livemcpbench server names
 	setups  map[string]calib.Setup
+	written []string // corpora of written prompts, sorted
 }
 
 func newGenerator(shared, out string) (*generator, error) {
@@ -98,6 +99,21 @@ func newGenerator(shared, out string) (*generator, error) {
 				g.lmb = append(g.lmb, strings.TrimSuffix(filepath.Base(f), ".json"))
 			}
 		}
+	}
+	// Prompts written one tool at a time for the catalogs with no corpus
+	// (ingested into writer/testdata/calib/prompts).
+	written, _ := filepath.Glob(filepath.Join("writer", "testdata", "calib", "prompts", "*.jsonl"))
+	for _, w := range written {
+		cat := strings.TrimSuffix(filepath.Base(w), ".jsonl")
+		abs, _ := filepath.Abs(w)
+		c := calib.Corpus{Name: "prompts-" + cat, Queries: abs, Files: []string{"catalogs/" + cat + ".json"}}
+		p, err := calib.Pool(shared, c, nil)
+		if err != nil {
+			return nil, err
+		}
+		g.corpora[c.Name] = c
+		g.pools[c.Name] = p
+		g.written = append(g.written, c.Name)
 	}
 	if prev, err := calib.ReadSetups(filepath.Join(out, "keys", "setups.json")); err == nil {
 		g.setups = prev
@@ -200,8 +216,20 @@ type group struct {
 }
 
 // callBatches writes batches first..last of a family.
-func (g *generator) callBatches(fam family, first, last int) error {
+func (g *generator) callBatches(fam family, first, last int, written bool) error {
 	t := g.takes(fam.name)
+	plan := plan
+	prefix := fam.name
+	if written {
+		// Batches over the written prompts: per catalog, a solo setup and
+		// one with 4–20 other servers, about 290 prompts a batch.
+		plan = nil
+		per := 290 / max(2*len(g.written), 1)
+		for _, c := range g.written {
+			plan = append(plan, setupPlan{home: c, solo: true, n: per}, setupPlan{home: c, extra: [2]int{4, 20}, n: per})
+		}
+		prefix = fam.name + "-w"
+	}
 	// Batches before first consume their prompts too, so batch k is the
 	// same whichever range is asked for.
 	for k := 1; k <= last; k++ {
@@ -209,7 +237,7 @@ func (g *generator) callBatches(fam family, first, last int) error {
 		var groups []group
 		for i, sp := range plan {
 			prompts := t.take(sp.home, sp.n)
-			name := fmt.Sprintf("%s-%d-%c", fam.name, k, 'a'+i)
+			name := fmt.Sprintf("%s-%d-%s", prefix, k, setupLetter(i))
 			c := g.corpora[sp.home]
 			var files []string
 			switch {
@@ -247,7 +275,7 @@ func (g *generator) callBatches(fam family, first, last int) error {
 		if k < first {
 			continue
 		}
-		if err := g.writeCallBatch(fam, fmt.Sprintf("%s-%d", fam.name, k), groups); err != nil {
+		if err := g.writeCallBatch(fam, fmt.Sprintf("%s-%d", prefix, k), groups); err != nil {
 			return err
 		}
 	}
@@ -354,6 +382,7 @@ func runBatches(args []string) error {
 	famName := fs.String("family", "claude", "client family: claude, grok or codex")
 	first := fs.Int("first", 1, "first batch number")
 	last := fs.Int("last", 1, "last batch number")
+	written := fs.Bool("written", false, "batches over the prompts written for catalogs with no corpus (<family>-w-N)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -365,7 +394,7 @@ func runBatches(args []string) error {
 	if err != nil {
 		return err
 	}
-	return g.callBatches(fam, *first, *last)
+	return g.callBatches(fam, *first, *last, *written)
 }
 
 // plural is "1 thing" or "n things".
@@ -374,4 +403,12 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// setupLetter names the i-th setup of a batch: a … z, then aa, ab, …
+func setupLetter(i int) string {
+	if i < 26 {
+		return string(rune('a' + i))
+	}
+	return string(rune('a'+i/26-1)) + string(rune('a'+i%26))
 }

@@ -18,6 +18,9 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/toolfind/toolfind/jsbox"
+	"github.com/toolfind/toolfind/jsbox/gojabox"
 )
 
 func main() {
@@ -25,12 +28,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: calibrate batches|prompts|ingest|fit [flags]")
 		os.Exit(2)
 	}
+	// Model-written Codex scripts run in goja in this process.
+	jsbox.SetEngine(gojabox.New())
 	var err error
 	switch os.Args[1] {
 	case "batches":
 		err = runBatches(os.Args[2:])
 	case "prompts":
 		err = runPrompts(os.Args[2:])
+	case "ingest":
+		err = runIngest(os.Args[2:])
+	case "fit":
+		err = runFit(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q (known: batches, prompts, ingest, fit)", os.Args[1])
 	}
