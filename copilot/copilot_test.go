@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/toolfind/toolfind/search/intent"
 	"strings"
 	"testing"
 
@@ -426,4 +427,39 @@ func TestHeuristic(t *testing.T) {
 	assert.Equal(t, "github-create_issue", r.Hits[0].Name, string(calls[0]))
 	_, err = s.Replay(context.Background(), json.RawMessage(`{"limit":3}`))
 	assert.ErrorContains(t, err, `"pattern" is missing`)
+}
+
+// The two pattern modes of the fitted writer on one catalog: mode 0
+// names the best-ranked deferred tools (at most "names"), mode 1 joins
+// the selected words' stems. The word model: weight 10 on the ninth
+// feature, which only "issue" and its family word "create" have (the
+// words of the best tool's name), bias -5: P(issue) = P(create) =
+// 1/(1+e^-5) = 0.993, every other word 1/(1+e^5) = 0.007; threshold 0.4
+// keeps those two, printed family words first: "creat|issu".
+func TestHeuristicModes(t *testing.T) {
+	cat := catalog(t, `{"servers":[{"name":"github","tools":[
+	 {"name":"create_issue","description":"Create a new issue in a repository"},
+	 {"name":"list_pull_requests","description":"List pull requests"}]},{"name":"pad","tools":[`+strings.Join(func() []string {
+		var o []string
+		for i := range 30 {
+			o = append(o, fmt.Sprintf(`{"name":"p%02d","description":"padding"}`, i))
+		}
+		return o
+	}(), ",")+`]}]}`)
+	s := New(cat, Options{Model: "claude-sonnet-4.5", API: Anthropic, Offline: true})
+	prompt := "open a new issue about the login bug"
+	names := &intent.Logit{Features: intent.WordFeatures, Weights: make([]float64, len(intent.WordFeatures)), Options: map[string]float64{"names": 1}}
+	assert.Equal(t, `{"pattern":"github-create_issue"}`, string(s.HeuristicCallsWith(prompt, names)[0]))
+	w := make([]float64, len(intent.WordFeatures))
+	w[8] = 10
+	words := &intent.Logit{Features: intent.WordFeatures, Weights: w, Bias: -5, Threshold: 0.4, Max: 3, Options: map[string]float64{"mode": 1}}
+	cands := s.WriterCandidates(prompt)
+	require.GreaterOrEqual(t, len(cands), 2)
+	call := s.HeuristicCallsWith(prompt, words)
+	require.Len(t, call, 1)
+	assert.Equal(t, `{"pattern":"creat|issu"}`, string(call[0]), "candidates %+v", cands)
+	r, err := s.Replay(context.Background(), call[0])
+	require.NoError(t, err)
+	require.NotEmpty(t, r.Hits)
+	assert.Equal(t, "github-create_issue", r.Hits[0].Name)
 }

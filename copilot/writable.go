@@ -3,7 +3,6 @@ package copilot
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -199,49 +198,21 @@ func (s *Simulator) VerbatimCall(prompt string) json.RawMessage {
 	return search.MarshalCall("pattern", regexp.QuoteMeta(prompt))
 }
 
-// HeuristicMaxNames is how many tool names the heuristic pattern names.
+// HeuristicMaxNames is how many tool names the pattern names when the
+// fitted model does not say.
 const HeuristicMaxNames = 3
 
-// HeuristicCalls is the deterministic writer for Copilot CLI. The model
-// has read every deferred tool's name in the reminder, so, like Claude
-// Code's writer with select:, it names the tools that fit the request: the
-// three the intent index ranks first for the prompt (package intent: the
-// words of the tools' names and descriptions), their final names joined
-// into one alternation, regular-expression characters escaped:
+// HeuristicCalls is the deterministic writer for Copilot CLI: the call
+// WriterModel writes (fitted.go). With names (mode 0) it names the tools
+// that fit the request, as Claude Code's writer does with select:
 //
 //	"show my storage accounts" → {"pattern": "azure-storage_account_list|azure-storage_blob_list|…"}
 //
-// When no tool fits, the prompt's two most telling words, as "a.*b|b.*a".
-// Not yet calibrated against patterns real models write.
+// with words (mode 1) it writes the words a model would match on. When
+// neither gives anything, the prompt's two most telling words, as
+// "a.*b|b.*a".
 func (s *Simulator) HeuristicCalls(prompt string) []json.RawMessage {
-	if !s.Searchable() {
-		return nil
-	}
-	ix := s.intentIndex()
-	ranked := ix.Rank(prompt)
-	var names []string
-	for _, r := range ranked {
-		if e := s.entries[r.Doc]; e.Deferred {
-			names = append(names, regexp.QuoteMeta(e.Name))
-		}
-		if len(names) == HeuristicMaxNames {
-			break
-		}
-	}
-	if len(names) > 0 {
-		return []json.RawMessage{search.MarshalCall("pattern", strings.Join(names, "|"))}
-	}
-	words := strings.Fields(ix.KeywordQuery("", prompt, ranked, 2))
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
-	}
-	switch len(words) {
-	case 0:
-		return nil
-	case 1:
-		return []json.RawMessage{search.MarshalCall("pattern", words[0])}
-	}
-	return []json.RawMessage{search.MarshalCall("pattern", fmt.Sprintf("%s.*%s|%s.*%s", words[0], words[1], words[1], words[0]))}
+	return s.HeuristicCallsWith(prompt, WriterModel())
 }
 
 func (s *Simulator) intentIndex() *intent.Index {

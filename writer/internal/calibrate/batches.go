@@ -36,6 +36,12 @@ var families = map[string]family{
 	"codex": {"codex", "codex", "Codex CLI, OpenAI's agentic coding CLI, in code mode (you act by running JavaScript through the exec tool)",
 		"exec", `{"code": string} (the JavaScript source you send as exec's input)`,
 		`{"id": "p0001", "call": {"code": "..."}}`, false},
+	// Copilot CLI with the model and API a user gets by default; only
+	// setups of more than 30 tools defer (copilot.md §1.1), so a batch
+	// keeps only those.
+	"copilot": {"copilot", "copilot", "GitHub Copilot CLI, GitHub's agentic coding CLI (running in a terminal, with its usual built-in tools for files and the shell)",
+		"tool_search_tool", `{"pattern": string (a JavaScript regular expression), "limit": integer (optional)}`,
+		`{"id": "p0001", "call": {"pattern": "..."}}`, true},
 }
 
 // setupPlan is one setup of a batch and how many prompts of its home
@@ -298,7 +304,8 @@ func (g *generator) writeCallBatch(fam family, batch string, groups []group) err
 	id := 0
 	var toolsText string
 	var body strings.Builder
-	for gi, gr := range groups {
+	setups := 0
+	for _, gr := range groups {
 		cat, err := gr.setup.Catalog(g.shared)
 		if err != nil {
 			return err
@@ -311,6 +318,12 @@ func (g *generator) writeCallBatch(fam family, batch string, groups []group) err
 		if err != nil {
 			return err
 		}
+		if !hasTool(sf, fam.tool) {
+			// The client does not defer this setup's tools (Copilot at 30
+			// tools or fewer): there is no first search to write.
+			fmt.Fprintf(os.Stderr, "%s: setup %s has no %s, skipped (%d prompts)\n", batch, gr.setup.Name, fam.tool, len(gr.prompts))
+			continue
+		}
 		tt := surfaceTools(sf)
 		if toolsText == "" {
 			toolsText = tt
@@ -318,12 +331,13 @@ func (g *generator) writeCallBatch(fam family, batch string, groups []group) err
 			return fmt.Errorf("%s: the %s tool definitions differ between setups", batch, fam.tool)
 		}
 		g.setups[gr.setup.Name] = gr.setup
+		setups++
 		if fam.catalogs {
 			tools := 0
 			for _, s := range cat.Servers {
 				tools += len(s.Tools)
 			}
-			fmt.Fprintf(&body, "\n## Setup %d (%s connected)\n\n", gi+1, plural(len(cat.Servers), "MCP server"))
+			fmt.Fprintf(&body, "\n## Setup %d (%s connected)\n\n", setups, plural(len(cat.Servers), "MCP server"))
 			b := &body
 			b.WriteString("For every prompt of this setup the conversation starts with this text (the model reads it before the user's request):\n\n")
 			for _, c := range sf.Context {
@@ -362,8 +376,18 @@ func (g *generator) writeCallBatch(fam family, batch string, groups []group) err
 	if err := calib.WriteJSONL(filepath.Join(g.out, "keys", batch+".jsonl"), keys); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "%s: %d prompts, %d setups, %d bytes\n", batch, id, len(groups), b.Len())
+	fmt.Fprintf(os.Stderr, "%s: %d prompts, %d setups, %d bytes\n", batch, id, setups, b.Len())
 	return os.WriteFile(filepath.Join(g.out, "batches", batch+".ready"), nil, 0o644)
+}
+
+// hasTool says whether the surface offers the named tool.
+func hasTool(sf search.Surface, name string) bool {
+	for _, t := range sf.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // surfaceTools renders the surface's tool definitions.
@@ -379,7 +403,7 @@ func runBatches(args []string) error {
 	fs := flag.NewFlagSet("batches", flag.ContinueOnError)
 	shared := fs.String("shared", "../shared", "the shared folder (catalogs, corpora)")
 	out := fs.String("out", "/work/calib", "the calibration work folder (batches/, keys/, out/)")
-	famName := fs.String("family", "claude", "client family: claude, grok or codex")
+	famName := fs.String("family", "claude", "client family: claude, grok, codex or copilot")
 	first := fs.Int("first", 1, "first batch number")
 	last := fs.Int("last", 1, "last batch number")
 	written := fs.Bool("written", false, "batches over the prompts written for catalogs with no corpus (<family>-w-N)")
@@ -388,7 +412,7 @@ func runBatches(args []string) error {
 	}
 	fam, ok := families[*famName]
 	if !ok {
-		return fmt.Errorf("unknown family %q (known: claude, grok, codex)", *famName)
+		return fmt.Errorf("unknown family %q (known: claude, grok, codex, copilot)", *famName)
 	}
 	g, err := newGenerator(*shared, *out)
 	if err != nil {

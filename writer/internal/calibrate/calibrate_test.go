@@ -95,6 +95,44 @@ func TestCodeTerms(t *testing.T) {
 	}
 }
 
+func TestPatternTerms(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    []string
+	}{
+		{"github-create_issue|github-list_issues", []string{"github", "create", "issue", "github", "list", "issues"}},
+		{"(?i)Pull.*Request", []string{"i", "pull", "request"}},
+		{`\d+`, []string{"d"}},
+	} {
+		call, _ := json.Marshal(map[string]string{"pattern": c.pattern})
+		if got := patternTerms(call); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("patternTerms(%q) = %q, want %q", c.pattern, got, c.want)
+		}
+	}
+}
+
+// checkCall reads a tool_search_tool call as its schema does: a pattern
+// of 1 to 200 characters and an optional integer limit.
+func TestCheckCallCopilot(t *testing.T) {
+	long := strings.Repeat("a", 201)
+	for _, c := range []struct {
+		call string
+		ok   bool
+	}{
+		{`{"pattern": "issue"}`, true},
+		{`{"pattern": "issue", "limit": 10}`, true},
+		{`{"pattern": "` + long[:200] + `"}`, true},
+		{`{"pattern": "` + long + `"}`, false}, // 201 characters
+		{`{"pattern": "  "}`, false},
+		{`{"query": "issue"}`, false},
+		{`{"pattern": "issue", "limit": "5"}`, false},
+	} {
+		if err := checkCall("copilot", json.RawMessage(c.call)); (err == nil) != c.ok {
+			t.Errorf("checkCall(%s) = %v, want ok %v", c.call, err, c.ok)
+		}
+	}
+}
+
 func TestTermHit(t *testing.T) {
 	c := intent.WordCand{Form: "movies", Stem: "movi"}
 	for _, c2 := range []struct {

@@ -54,7 +54,7 @@ type fitter struct {
 	items  map[string][]*item
 }
 
-var families3 = []string{"claude", "grok", "codex"}
+var families3 = []string{"claude", "grok", "codex", "copilot"}
 
 func (f *fitter) catalog(setup string) (*corpus.Catalog, error) {
 	if c, ok := f.cats[setup]; ok {
@@ -235,6 +235,14 @@ func (f *fitter) prepare(fam string) {
 				}
 				it.labels = append(it.labels, b2f(l))
 			}
+		case "copilot":
+			s := it.sim.(grokSim)
+			it.ranked = s.Ranked(it.prompt)
+			it.wcands = s.CandidatesFor(it.prompt, it.ranked)
+			terms := patternTerms(it.call)
+			for _, c := range it.wcands {
+				it.labels = append(it.labels, b2f(termHit(c, terms)))
+			}
 		case "codex":
 			s := it.sim.(codexSim)
 			it.wcands = s.WriterCandidates(it.prompt)
@@ -314,6 +322,16 @@ var (
 	alnum    = regexp.MustCompile(`[a-z0-9]+`)
 )
 
+// patternTerms are the letter and digit runs of a tool_search_tool
+// pattern, lowercased: the words it matches on.
+func patternTerms(call json.RawMessage) []string {
+	var c struct {
+		Pattern string `json:"pattern"`
+	}
+	json.Unmarshal(call, &c)
+	return alnum.FindAllString(strings.ToLower(c.Pattern), -1)
+}
+
 // codeTerms are the words a model's script filters on: the lowercase
 // letter and digit runs of its string literals (not templates, not
 // messages of more than three words) and its regular-expression literals.
@@ -371,7 +389,7 @@ func (f *fitter) calls(it *item, m *intent.Logit) []json.RawMessage {
 		c := it.sim.(*claude.Simulator).KeywordCall(it.prompt, m)
 		it.kw[k] = c
 		return c
-	case "grok":
+	case "grok", "copilot":
 		return it.sim.(grokSim).CallsFor(it.prompt, it.ranked, it.wcands, m)
 	default:
 		return it.sim.(codexSim).CallsFor(it.prompt, it.wcands, m)
@@ -414,6 +432,18 @@ func grid(fam string) []*intent.Logit {
 					for _, mx := range []int{3, 4, 5, 6, 8} {
 						out = append(out, &intent.Logit{Threshold: th, Max: mx, Options: map[string]float64{"follow_up": fu, "min_words": mw}})
 					}
+				}
+			}
+		}
+	case "copilot":
+		// mode 0: the first tools' names; mode 1: the fitted words.
+		for _, n := range []float64{1, 2, 3, 4, 5} {
+			out = append(out, &intent.Logit{Threshold: 1, Max: 0, Options: map[string]float64{"mode": 0, "names": n}})
+		}
+		for _, mw := range []float64{0, 1} {
+			for _, th := range []float64{0.2, 0.3, 0.4, 0.5, 0.6} {
+				for _, mx := range []int{1, 2, 3, 4, 6} {
+					out = append(out, &intent.Logit{Threshold: th, Max: mx, Options: map[string]float64{"mode": 1, "min_words": mw}})
 				}
 			}
 		}
@@ -563,7 +593,7 @@ func (f *fitter) loco(fam string) []row {
 }
 
 // fitFile is where each family's fitted model is embedded.
-var fitFile = map[string]string{"claude": "claude/writer_fit.json", "grok": "grok/writer_fit.json", "codex": "codexjs/writer_fit.json"}
+var fitFile = map[string]string{"claude": "claude/writer_fit.json", "grok": "grok/writer_fit.json", "codex": "codexjs/writer_fit.json", "copilot": "copilot/writer_fit.json"}
 
 // fitOutput is what the fit derives: each family's model and the
 // leave-one-out rows.
@@ -610,7 +640,7 @@ func runFit(args []string) error {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	shared := fs.String("shared", "../shared", "the shared folder")
 	dest := fs.String("dest", "writer/testdata/calib", "the calibration set")
-	only := fs.String("family", "claude,grok,codex", "families to fit")
+	only := fs.String("family", "claude,grok,codex,copilot", "families to fit")
 	noLOCO := fs.Bool("no-loco", false, "fit on everything only (skip the leave-one-out table)")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/writer"
@@ -18,7 +19,7 @@ import (
 )
 
 // clientOf is the client profile each family's calls are replayed with.
-var clientOf = map[string]string{"claude": "claude@2.1.332", "grok": "grok@1.0.0", "codex": "codex@0.171.0"}
+var clientOf = map[string]string{"claude": "claude@2.1.332", "grok": "grok@1.0.0", "codex": "codex@0.171.0", "copilot": "copilot@1.0.102"}
 
 // checkCall checks a call's shape the way the client's Replay reads it
 // first (search.QueryCall, or exec's code string).
@@ -47,6 +48,24 @@ func checkCall(fam string, call json.RawMessage) error {
 		code, err := search.CallString(m, "code", true)
 		if err == nil && strings.TrimSpace(code) == "" {
 			err = errors.New("call: empty code")
+		}
+		return err
+	case "copilot":
+		// tool_search_tool's schema: pattern, a string of at most 200
+		// characters, and an optional integer limit (copilot.md §1.1).
+		m, err := search.CallObject(call)
+		if err != nil {
+			return err
+		}
+		p, err := search.CallString(m, "pattern", true)
+		if err == nil && strings.TrimSpace(p) == "" {
+			err = errors.New("call: empty pattern")
+		}
+		if err == nil && utf8.RuneCountInString(p) > 200 {
+			err = fmt.Errorf("call: pattern of %d characters (at most 200)", utf8.RuneCountInString(p))
+		}
+		if err == nil {
+			_, err = search.CallInt(m, "limit")
 		}
 		return err
 	}
