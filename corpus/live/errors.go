@@ -1,6 +1,7 @@
 package live
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -87,4 +88,29 @@ func excerpt(b []byte, n int) string {
 		return fmt.Sprintf("%q…", b[:n])
 	}
 	return fmt.Sprintf("%q", b)
+}
+
+// scrubbed is a cause whose text, and the text of every error it wraps,
+// has the credentials of the source's URL replaced by "***" (net/http and
+// the SDK quote the URL they were given, user information and all).
+// errors.Is and errors.As see the original chain.
+type scrubbed struct {
+	err     error
+	secrets []string
+}
+
+func (e *scrubbed) Error() string { return snap.Scrub(e.err.Error(), e.secrets) }
+
+func (e *scrubbed) Is(target error) bool { return errors.Is(e.err, target) }
+
+func (e *scrubbed) As(target any) bool { return errors.As(e.err, target) }
+
+// Unwrap gives the next link, scrubbed as well, so that no link of the
+// chain (which crosses to the toolfind process link by link) shows them.
+func (e *scrubbed) Unwrap() error {
+	next := errors.Unwrap(e.err)
+	if next == nil {
+		return nil
+	}
+	return &scrubbed{err: next, secrets: e.secrets}
 }

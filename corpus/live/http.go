@@ -9,8 +9,11 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/toolfind/toolfind/corpus/live/snap"
 )
 
 // tapTransport is the http.RoundTripper under the SDK's streamable-HTTP
@@ -24,9 +27,72 @@ type tapTransport struct {
 	// SDK left waiting for a silent server, so no connection outlives Take.
 	done context.Context
 
-	mu      sync.Mutex
-	dialErr error  // the first error that kept a request from the server
-	status  string // the last error status, "401 Unauthorized: body…"
+	mu       sync.Mutex
+	dialErr  error  // the first error that kept a request from the server
+	status   string // the last error status, "401 Unauthorized: body…"
+	redirect error  // the first redirect refused (checkRedirect)
+}
+
+// maxRedirects is how many redirects one request may follow, as net/http's
+// default policy.
+const maxRedirects = 10
+
+// checkRedirect is the http.Client's redirect policy: a redirect within
+// the origin of the first request (RFC 6454 §4: scheme, host and port) is
+// followed, up to maxRedirects; one to another origin is refused. The
+// transport adds the user's headers (--header: tokens, API keys) to every
+// request it carries, so following a redirect to another origin would hand
+// them to whoever the server names; net/http's own rule (drop
+// Authorization and cookies for another domain) does not apply to headers
+// added below it.
+func (t *tapTransport) checkRedirect(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	if !sameOrigin(first, req.URL) {
+		err := &redirectError{from: snap.RedactURL(first.String()), to: snap.RedactURL(req.URL.String())}
+		t.mu.Lock()
+		if t.redirect == nil {
+			t.redirect = err
+		}
+		t.mu.Unlock()
+		return err
+	}
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+// refusedRedirect returns the first redirect checkRedirect refused, or nil.
+func (t *tapTransport) refusedRedirect() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.redirect
+}
+
+// redirectError is a redirect to another origin, refused.
+type redirectError struct{ from, to string }
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("redirected to %s (Location), another origin than %s; toolfind follows no redirect to another origin, which would receive every header it sends (credentials): if you trust that server, use its URL instead", e.to, e.from)
+}
+
+// sameOrigin reports whether a and b have the same origin (RFC 6454 §4):
+// scheme, host (case-insensitive) and port, a missing port being the
+// scheme's default.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			return "80"
+		case "https":
+			return "443"
+		}
+		return ""
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 func (t *tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -153,7 +153,7 @@ func open(src Source, opts Options) (*session, error) {
 		s.http = &tapTransport{base: opts.HTTPTransport, header: http.Header(src.Header), tap: s.tap, done: done}
 		s.transport = &mcp.StreamableClientTransport{
 			Endpoint:   src.URL,
-			HTTPClient: &http.Client{Transport: s.http},
+			HTTPClient: &http.Client{Transport: s.http, CheckRedirect: s.http.checkRedirect},
 			// toolfind needs no server-initiated messages, so it opens no
 			// standalone GET stream.
 			DisableStandaloneSSE: true,
@@ -200,6 +200,9 @@ func startCause(err error) error {
 // failure describes a failed session. A stdio server is stopped first, so
 // that its stderr tail is complete (a failed snapshot needs it no more).
 func (s *session) failure(cause error) failure {
+	if secrets := snap.Secrets(s.src.URL); secrets != nil {
+		cause = &scrubbed{err: cause, secrets: secrets}
+	}
 	f := failure{Name: s.src.Name, Source: s.src.String(), Err: cause}
 	if s.proc != nil {
 		s.proc.stop(false, s.opts.ShutdownGrace)
@@ -267,8 +270,11 @@ func (s *session) cause(parent context.Context, deadline time.Time, method strin
 		}
 	}
 	if s.http != nil {
+		if err := s.http.refusedRedirect(); err != nil {
+			return err, nil, nil, false
+		}
 		if err := s.http.unreachable(); err != nil {
-			return fmt.Errorf("cannot reach %s: %w", s.src.URL, err), nil, nil, true
+			return fmt.Errorf("cannot reach %s: %w", s.src, err), nil, nil, true
 		}
 		if st := s.http.httpStatus(); st != "" && !timedOut {
 			return describeHTTP(st, sdkErr), nil, nil, false

@@ -30,19 +30,21 @@ type Source struct {
 }
 
 // String names the source the way errors and diagnostics do: the command
-// line of a stdio server (quoted where needed), or the URL.
+// line of a stdio server (quoted where needed), or the URL without its
+// credentials (RedactURL).
 func (s Source) String() string {
 	if s.URL != "" {
-		return s.URL
+		return RedactURL(s.URL)
 	}
 	return JoinCommand(s.Command)
 }
 
 // Label is the source as a catalog file name: "stdio:CMD ARGS" or the URL.
-// It becomes corpus.Server.Source and the File of diagnostics.
+// It becomes corpus.Server.Source and the File of diagnostics, so a URL
+// loses its credentials (RedactURL).
 func (s Source) Label() string {
 	if s.URL != "" {
-		return s.URL
+		return RedactURL(s.URL)
 	}
 	return "stdio:" + JoinCommand(s.Command)
 }
@@ -77,15 +79,17 @@ func ParseServer(spec string) (Source, error) {
 func ParseURL(spec string) (Source, error) {
 	name, rest := splitName(spec, true)
 	rest = strings.TrimSpace(rest)
+	// Errors never show the URL's credentials.
+	shown := RedactURL(spec)
 	u, err := url.Parse(rest)
 	if err != nil {
-		return Source{}, fmt.Errorf("--url %q: %w", spec, err)
+		return Source{}, fmt.Errorf("--url %q: %s", shown, Scrub(errors.Unwrap(err).Error(), Secrets(rest)))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return Source{}, fmt.Errorf("--url %q: want an http:// or https:// URL", spec)
+		return Source{}, fmt.Errorf("--url %q: want an http:// or https:// URL", shown)
 	}
 	if u.Host == "" {
-		return Source{}, fmt.Errorf("--url %q: no host", spec)
+		return Source{}, fmt.Errorf("--url %q: no host", shown)
 	}
 	return Source{Name: name, URL: rest}, nil
 }
