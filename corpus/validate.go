@@ -55,6 +55,9 @@ const (
 	CodePropertyKeyInvalid = "property-key-invalid"
 	CodeDuplicateTool      = "duplicate-tool"
 	CodeSharedToolName     = "shared-tool-name"
+	// CodeDuplicateResponse: a live server answered one request twice
+	// (corpus/live/snap.Duplicate).
+	CodeDuplicateResponse = "duplicate-response"
 )
 
 // Diagnostic is one problem found in a catalog. Server, Tool and Field say

@@ -8,41 +8,42 @@ import (
 
 // Rule ids. They are stable: configuration files and CI depend on them.
 const (
-	RuleServerName       = "server-name"
-	RuleToolName         = "tool-name"
-	RuleSchema           = "schema"
-	RuleDuplicate        = "duplicate-tool"
-	RuleNameCollision    = "name-collision"
-	RuleSharedName       = "shared-tool-name"
-	RuleHidden           = "hidden-from-model"
-	RuleAlwaysLoaded     = "always-loaded"
-	RuleDescriptionEmpty = "description-missing"
-	RuleDescriptionCut   = "description-cut"
-	RuleCatalogLineCut   = "catalog-line-cut"
-	RuleNotInCatalog     = "not-in-catalog"
-	RuleNamespace        = "namespace"
-	RuleOutputSchema     = "output-schema-dropped"
-	RulePluginBudget     = "plugin-budget"
-	RuleInjection        = "injection-phrase"
-	RuleHiddenUnicode    = "hidden-unicode"
-	RuleEncoded          = "encoded-text"
-	RuleNotFound         = "own-name-not-found"
-	RuleTie              = "own-name-tie"
-	RuleNameUnrelated    = "claude-name-unrelated"
-	RuleCutDistinct      = "distinguishing-words-cut"
-	RuleBuiltinOutranks  = "builtin-outranks"
-	RuleCursorNameLength = "cursor-name-length"
-	RuleCursorToolCount  = "cursor-tool-count"
-	RuleGeminiNameLength = "gemini-name-length"
-	RuleGeminiToolLimit  = "gemini-tool-limit"
-	RuleGeminiLaterPage  = "gemini-later-page"
-	RuleGeminiUntrusted  = "gemini-untrusted"
-	RuleGeminiTrustName  = "gemini-trust-mismatch"
-	RuleGeminiShadowed   = "gemini-shadowed"
-	RuleCopilotNameCut   = "copilot-name-length"
-	RuleVSCodeToolCount  = "vscode-tool-count"
-	RuleGooseToolCount   = "goose-tool-count"
-	RuleOther            = "other" // a client code lint does not know yet
+	RuleServerName        = "server-name"
+	RuleToolName          = "tool-name"
+	RuleSchema            = "schema"
+	RuleDuplicate         = "duplicate-tool"
+	RuleNameCollision     = "name-collision"
+	RuleSharedName        = "shared-tool-name"
+	RuleHidden            = "hidden-from-model"
+	RuleAlwaysLoaded      = "always-loaded"
+	RuleDescriptionEmpty  = "description-missing"
+	RuleDescriptionCut    = "description-cut"
+	RuleCatalogLineCut    = "catalog-line-cut"
+	RuleNotInCatalog      = "not-in-catalog"
+	RuleNamespace         = "namespace"
+	RuleOutputSchema      = "output-schema-dropped"
+	RulePluginBudget      = "plugin-budget"
+	RuleInjection         = "injection-phrase"
+	RuleHiddenUnicode     = "hidden-unicode"
+	RuleEncoded           = "encoded-text"
+	RuleNotFound          = "own-name-not-found"
+	RuleTie               = "own-name-tie"
+	RuleNameUnrelated     = "claude-name-unrelated"
+	RuleCutDistinct       = "distinguishing-words-cut"
+	RuleBuiltinOutranks   = "builtin-outranks"
+	RuleCursorNameLength  = "cursor-name-length"
+	RuleCursorToolCount   = "cursor-tool-count"
+	RuleGeminiNameLength  = "gemini-name-length"
+	RuleGeminiToolLimit   = "gemini-tool-limit"
+	RuleGeminiLaterPage   = "gemini-later-page"
+	RuleGeminiUntrusted   = "gemini-untrusted"
+	RuleGeminiTrustName   = "gemini-trust-mismatch"
+	RuleGeminiShadowed    = "gemini-shadowed"
+	RuleCopilotNameCut    = "copilot-name-length"
+	RuleVSCodeToolCount   = "vscode-tool-count"
+	RuleGooseToolCount    = "goose-tool-count"
+	RuleDuplicateResponse = "duplicate-response"
+	RuleOther             = "other" // a client code lint does not know yet
 )
 
 // Approval rule ids (approvals.go).
@@ -105,6 +106,7 @@ var Rules = []RuleInfo{
 	{RuleCopilotNameCut, corpus.Warning, "Copilot CLI: <server>-<tool> over 64 characters is cut (and given a counter when cuts collide)", "copilot.md §1.2"},
 	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
 	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
+	{RuleDuplicateResponse, corpus.Error, "a live server answered one request twice; clients act on the first answer, which is the one checked", "JSON-RPC 2.0 §5 (one response per request); the MCP Go SDK drops a response to an answered id"},
 	{RuleOther, corpus.Warning, "a client finding lint does not classify yet (its code is kept)", "the client's package"},
 }
 
@@ -187,6 +189,7 @@ var codeRule = map[string]struct {
 	corpus.CodeDescriptionEmpty:   {RuleDescriptionEmpty, perTool},
 	corpus.CodeDescriptionType:    {RuleDescriptionEmpty, perTool},
 	corpus.CodeDescriptionLong:    {RuleDescriptionCut, perTool},
+	corpus.CodeDuplicateResponse:  {RuleDuplicateResponse, perServer},
 
 	"claude-server-dropped":         {RuleSchema, perTool},
 	"claude-tool-skipped":           {RuleSchema, perTool},

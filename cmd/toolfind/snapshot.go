@@ -63,6 +63,13 @@ func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 	if _, err := snap.Merge(nil, snaps); err != nil {
 		return usageError("%v", err)
 	}
+	// A server that answered a request twice: the snapshot keeps the
+	// first answer, as clients do; say so, since the file cannot.
+	for _, s := range snaps {
+		for _, d := range s.Duplicates {
+			fmt.Fprintf(opts.io.ErrOut, "toolfind: %s: server %s: %s\n", d.Diagnostic(s).Severity, esc(s.Name), esc(d.Diagnostic(s).Message))
+		}
+	}
 	var buf bytes.Buffer
 	if err := snap.WriteCatalog(&buf, snaps); err != nil {
 		return err

@@ -48,6 +48,7 @@ func Call(ctx context.Context, src Source, opts Options, tool string, args json.
 	if err != nil {
 		return nil, err
 	}
+	snap.Duplicates = s.tap.duplicates()
 	return &ToolCall{Snapshot: snap, Result: raw}, nil
 }
 

@@ -136,6 +136,7 @@ func Take(ctx context.Context, src Source, opts Options) (snap *Snapshot, err er
 	if err := s.list(ctx, snap); err != nil {
 		return nil, err
 	}
+	snap.Duplicates = s.tap.duplicates()
 	return snap, nil
 }
 

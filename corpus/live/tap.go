@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/toolfind/toolfind/corpus/live/snap"
 )
 
 // A tap watches the JSON-RPC traffic below the SDK, byte for byte, and
@@ -26,8 +29,12 @@ type tap struct {
 	methods map[string]string // request id key → method
 	latest  map[string]string // method → id key of its latest request
 	counts  map[string]int    // method → requests sent
-	replies map[string]reply  // request id key → the server's response
-	bad     *badOutput        // the first server output that is not JSON-RPC
+	replies map[string]reply  // request id key → the server's first response
+	order   map[string]int    // request id key → its number among its method's requests (1, 2, …)
+	// dups are the responses to a request that had been answered already,
+	// in the order they came (the first of each is the one kept).
+	dups []Duplicate
+	bad  *badOutput // the first server output that is not JSON-RPC
 	// chatter counts, by method, the requests and notifications the server
 	// sent since toolfind's latest request: a server that floods them while
 	// never answering is told apart from a silent one.
@@ -50,7 +57,7 @@ func (b *badOutput) Error() string { return b.What + ": " + b.Err.Error() }
 
 func newTap() *tap {
 	return &tap{methods: map[string]string{}, latest: map[string]string{}, counts: map[string]int{}, replies: map[string]reply{},
-		chatter: map[string]int{}}
+		order: map[string]int{}, chatter: map[string]int{}}
 }
 
 // wireMessage is the part of a JSON-RPC 2.0 message the tap looks at
@@ -79,6 +86,7 @@ func (t *tap) sent(data []byte) {
 		t.methods[k] = *m.Method
 		t.latest[*m.Method] = k
 		t.counts[*m.Method]++
+		t.order[k] = t.counts[*m.Method]
 		clear(t.chatter)
 	}
 }
@@ -121,9 +129,30 @@ func (t *tap) received(what string, data []byte) error {
 		if _, ours := t.methods[k]; !ours {
 			continue
 		}
-		t.replies[k] = reply{Result: clone(m.Result), Error: clone(m.Error)}
+		r := reply{Result: clone(m.Result), Error: clone(m.Error)}
+		if first, dup := t.replies[k]; dup {
+			// JSON-RPC 2.0 §5: one response per request. The SDK hands the
+			// first to its caller and drops the others, and so do the
+			// clients; keeping a later one would have toolfind check other
+			// tools than the clients get.
+			t.dups = append(t.dups, Duplicate{Method: t.methods[k], Request: t.order[k],
+				Differs: !bytes.Equal(first.Result, r.Result) || !bytes.Equal(first.Error, r.Error)})
+			continue
+		}
+		t.replies[k] = r
 	}
 	return nil
+}
+
+// Duplicate is a response the server sent to a request it had answered
+// already (see snap.Duplicate).
+type Duplicate = snap.Duplicate
+
+// duplicates returns the repeated responses seen so far.
+func (t *tap) duplicates() []Duplicate {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.dups)
 }
 
 // reply returns the response to the latest request of method, if it came.

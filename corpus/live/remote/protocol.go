@@ -144,14 +144,22 @@ type called struct {
 // The tools and serverInfo cross as base64, byte for byte: a JSON string
 // would lose invalid UTF-8, and json.RawMessage would be compacted.
 type wireSnapshot struct {
-	Name            text     `json:"name"`
-	Instructions    text     `json:"instructions,omitempty"`
-	HasInstructions bool     `json:"has_instructions,omitempty"`
-	ServerInfo      []byte   `json:"server_info,omitempty"`
-	ProtocolVersion text     `json:"protocol_version,omitempty"`
-	Tools           [][]byte `json:"tools"`
-	Pages           int      `json:"pages"`
-	FirstPage       int      `json:"first_page,omitempty"`
+	Name            text            `json:"name"`
+	Instructions    text            `json:"instructions,omitempty"`
+	HasInstructions bool            `json:"has_instructions,omitempty"`
+	ServerInfo      []byte          `json:"server_info,omitempty"`
+	ProtocolVersion text            `json:"protocol_version,omitempty"`
+	Tools           [][]byte        `json:"tools"`
+	Pages           int             `json:"pages"`
+	FirstPage       int             `json:"first_page,omitempty"`
+	Duplicates      []wireDuplicate `json:"duplicates,omitempty"`
+}
+
+// wireDuplicate is a snap.Duplicate.
+type wireDuplicate struct {
+	Method  text `json:"method"`
+	Request int  `json:"request"`
+	Differs bool `json:"differs,omitempty"`
 }
 
 func snapshotOf(s *snap.Snapshot) wireSnapshot {
@@ -162,6 +170,9 @@ func snapshotOf(s *snap.Snapshot) wireSnapshot {
 		for i, t := range s.Tools {
 			w.Tools[i] = t
 		}
+	}
+	for _, d := range s.Duplicates {
+		w.Duplicates = append(w.Duplicates, wireDuplicate{Method: text(d.Method), Request: d.Request, Differs: d.Differs})
 	}
 	return w
 }
@@ -177,6 +188,9 @@ func (w wireSnapshot) snapshot(src snap.Source) *snap.Snapshot {
 		for i, t := range w.Tools {
 			s.Tools[i] = json.RawMessage(t)
 		}
+	}
+	for _, d := range w.Duplicates {
+		s.Duplicates = append(s.Duplicates, snap.Duplicate{Method: string(d.Method), Request: d.Request, Differs: d.Differs})
 	}
 	return s
 }

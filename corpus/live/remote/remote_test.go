@@ -102,7 +102,8 @@ func fakeTake(ctx context.Context, src snap.Source, opts Options) (*snap.Snapsho
 	}
 	return &snap.Snapshot{Source: src, Name: src.Name, Instructions: "use \u2028 <it>", HasInstructions: true,
 		ServerInfo: json.RawMessage("{\n  \"name\": \"acme/x\"\n}"), ProtocolVersion: "2025-11-25",
-		Tools: []json.RawMessage{json.RawMessage("{ \"name\" : \"a\",\n \"n\": 1.50E+2 }"), json.RawMessage("\"\xff\""), json.RawMessage("7")}, Pages: 2}, nil
+		Tools: []json.RawMessage{json.RawMessage("{ \"name\" : \"a\",\n \"n\": 1.50E+2 }"), json.RawMessage("\"\xff\""), json.RawMessage("7")}, Pages: 2,
+		Duplicates: []snap.Duplicate{{Method: "tools/list", Request: 2, Differs: true}, {Method: "initialize", Request: 1}}}, nil
 }
 
 // program is a client of this test binary in mode.

@@ -39,6 +39,57 @@ type Snapshot struct {
 	// the number of tools the first one answered.
 	Pages     int
 	FirstPage int
+	// Duplicates are the responses the server sent to a request it had
+	// answered already, in the order they came. The first answer is the
+	// one kept, as the SDK and the clients keep it; Servers reports each
+	// duplicate as a diagnostic, since a server answering twice can show a
+	// checker other tools than the clients get.
+	Duplicates []Duplicate
+}
+
+// Duplicate is a response to a request that had been answered already
+// (JSON-RPC 2.0 §5 allows one).
+type Duplicate struct {
+	// Method is the request's: "initialize", "tools/list", "tools/call".
+	Method string
+	// Request is the request's number among those of its method, from 1:
+	// for tools/list, the page.
+	Request int
+	// Differs says whether it differs from the first answer.
+	Differs bool
+}
+
+// Phase is the phase of the request answered twice.
+func (d Duplicate) Phase() Phase {
+	switch d.Method {
+	case "initialize":
+		return PhaseHandshake
+	case "tools/list":
+		return PhaseList
+	case "tools/call":
+		return PhaseCall
+	}
+	return ""
+}
+
+// Diagnostic reports d for the server of snapshot s (corpus code
+// duplicate-response, an error when the answers differ).
+func (d Duplicate) Diagnostic(s *Snapshot) corpus.Diagnostic {
+	what := d.Method
+	if d.Method == "tools/list" {
+		what = fmt.Sprintf("tools/list page %d", d.Request)
+	} else if d.Request > 1 {
+		what = fmt.Sprintf("%s (request %d)", d.Method, d.Request)
+	}
+	msg := fmt.Sprintf("%s phase: the server answered %s twice with the same id; toolfind keeps the first answer, as the MCP SDK and the clients do", d.Phase(), what)
+	sev := corpus.Warning
+	if d.Differs {
+		sev = corpus.Error
+		msg += ", and the later one differs: a client or checker reading the later answer would see other tools; answer each request once"
+	} else {
+		msg += " (the two answers are the same); answer each request once"
+	}
+	return corpus.Diagnostic{Severity: sev, Code: corpus.CodeDuplicateResponse, File: s.Source.Label(), Server: s.Name, Message: msg}
 }
 
 // ToolCall is one live tools/call: the server's snapshot (its tools, to
@@ -129,8 +180,16 @@ func WriteCatalog(w io.Writer, snaps []*Snapshot) error {
 // Servers parses the snapshot as corpus does a catalog file (Source.Label
 // names it in diagnostics), so a simulator sees the live server exactly as
 // it would see the snapshot committed to a file.
+// Each of its Duplicates adds a diagnostic.
 func (s *Snapshot) Servers() ([]*corpus.Server, []corpus.Diagnostic, error) {
-	return corpus.ParseCatalog(s.Source.Label(), s.CatalogJSON())
+	servers, diags, err := corpus.ParseCatalog(s.Source.Label(), s.CatalogJSON())
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range s.Duplicates {
+		diags = append(diags, d.Diagnostic(s))
+	}
+	return servers, diags, nil
 }
 
 // Merge returns a catalog with base's servers followed by the snapshots'
