@@ -47,7 +47,9 @@ type ToolID string
 // NewToolID joins a server and a tool name.
 func NewToolID(server, tool string) ToolID { return ToolID(server + "/" + tool) }
 
-// Server returns the server part of the id (up to the first '/').
+// Server returns the server part of the id (up to the first '/'). Server
+// and tool names may both hold '/', so the id alone cannot always say
+// where one ends: Catalog.Tool, which knows the servers, can.
 func (id ToolID) Server() string {
 	s, _, _ := strings.Cut(string(id), "/")
 	return s
@@ -247,16 +249,23 @@ func (c *Catalog) UniqueTools() []*Tool {
 	return out
 }
 
-// Tool returns the first tool with this id, or nil.
+// Tool returns the first tool with this id, or nil. Both names may hold
+// '/' ("@scope/pkg" servers, "ns/tool" tools): each '/' is tried as the
+// end of the server's name, first to last.
 func (c *Catalog) Tool(id ToolID) *Tool {
-	s := c.Server(id.Server())
-	if s == nil {
-		return nil
-	}
-	name := id.Tool()
-	for _, t := range s.Tools {
-		if t.Name == name {
-			return t
+	for i := 0; i < len(id); i++ {
+		if id[i] != '/' {
+			continue
+		}
+		s := c.Server(string(id[:i]))
+		if s == nil {
+			continue
+		}
+		name := string(id[i+1:])
+		for _, t := range s.Tools {
+			if t.Name == name {
+				return t
+			}
 		}
 	}
 	return nil

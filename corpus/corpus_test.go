@@ -508,3 +508,34 @@ func TestFindSuspiciousFastPath(t *testing.T) {
 		}
 	}
 }
+
+// Server and tool names may both hold '/': Catalog.Tool tries each '/' of
+// the id as the server's end, first to last, so "@scope/pkg/ns/tool"
+// finds server "@scope/pkg"'s tool "ns/tool", and "@scope/pkg/x" is
+// server "@scope"'s tool "pkg/x" when that server has it.
+func TestCatalogToolSlashes(t *testing.T) {
+	servers, _, err := ParseCatalog("s.json", []byte(`{"servers":[
+	 {"name":"@scope/pkg","tools":[{"name":"ns/tool","inputSchema":{"type":"object"}},{"name":"plain","inputSchema":{"type":"object"}}]},
+	 {"name":"@scope","tools":[{"name":"pkg/x","inputSchema":{"type":"object"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := &Catalog{Servers: servers}
+	for _, c := range []struct {
+		id, server, tool string
+	}{
+		{"@scope/pkg/ns/tool", "@scope/pkg", "ns/tool"},
+		{"@scope/pkg/plain", "@scope/pkg", "plain"},
+		{"@scope/pkg/x", "@scope", "pkg/x"},
+		{"@scope/pkg/missing", "", ""},
+		{"noslash", "", ""},
+	} {
+		got := cat.Tool(ToolID(c.id))
+		switch {
+		case c.tool == "" && got != nil:
+			t.Errorf("Tool(%q) = %s/%s, want nil", c.id, got.Server, got.Name)
+		case c.tool != "" && (got == nil || got.Server != c.server || got.Name != c.tool):
+			t.Errorf("Tool(%q) = %v, want %s/%s", c.id, got, c.server, c.tool)
+		}
+	}
+}

@@ -519,13 +519,13 @@ func toolsPhrase(tools []corpus.ToolID, srv *corpus.Server, dd defs) string {
 	}
 	sameServer := srv != nil
 	for _, id := range tools {
-		if srv == nil || id.Server() != srv.Name {
+		if srv == nil || !strings.HasPrefix(string(id), srv.Name+"/") {
 			sameServer = false
 		}
 	}
 	name := func(id corpus.ToolID) string {
 		if sameServer {
-			return displayName(id.Tool())
+			return displayName(string(id)[len(srv.Name)+1:])
 		}
 		return id.Server() + "/" + displayName(id.Tool())
 	}
