@@ -37,9 +37,6 @@ import (
 	"github.com/toolfind/toolfind/search"
 )
 
-// Version is toolfind's own version.
-const Version = "0.1.0"
-
 // LoadCatalog reads catalog files and folders; with no path it returns the
 // embedded demo catalog.
 func LoadCatalog(paths ...string) (*corpus.Catalog, error) {

@@ -66,7 +66,7 @@ func TestBadCatalogNamesFileLineAndColumn(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	out, _, code := run(t, "version")
-	if code != 0 || !strings.HasPrefix(out, "toolfind 0.1.0\n") {
+	if code != 0 || !strings.HasPrefix(out, "toolfind (devel)\n  built with go") {
 		t.Errorf("exit %d, out %q", code, out)
 	}
 }

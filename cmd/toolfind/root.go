@@ -159,7 +159,7 @@ discover MCP tools, exactly as each release does, without a model or an API key.
 With no --catalog it uses an embedded demo catalog.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       toolfind.Version,
+		Version:       toolfind.Build().String(),
 	}
 	root.SetVersionTemplate("toolfind {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -17,26 +17,34 @@ func newVersionCmd(ios *IOStreams) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print toolfind's version and the client profiles it simulates",
-		Long: `Version prints toolfind's version and the client profiles it simulates, the
-default one of each client marked. 'toolfind --version' prints the version alone.`,
+		Short: "Print toolfind's version, the commit it was built from, and the client profiles it simulates",
+		Long: `Version prints toolfind's version and the commit it was built from, then the
+client profiles it simulates, the default one of each client marked.
+
+The version is the release's tag (v0.2.0) for a release archive, for 'go install
+github.com/toolfind/toolfind/cmd/toolfind@v0.2.0' and for 'go install ./cmd/toolfind'
+in a checkout of the tag; a pseudo-version (v0.2.1-0.20261203222203-caba1e20948d, +dirty
+with uncommitted changes) for a checkout past a tag; "(devel)" when the build recorded no
+version ('go run', or -buildvcs=false). 'toolfind --version' prints the first line alone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			b := toolfind.Build()
 			if format == "json" {
 				type profile struct {
 					Client  string `json:"client"`
 					Default bool   `json:"default"`
 				}
 				v := struct {
-					Version  string    `json:"version"`
+					toolfind.BuildInfo
 					Profiles []profile `json:"profiles"`
-				}{Version: toolfind.Version, Profiles: []profile{}}
+				}{BuildInfo: b, Profiles: []profile{}}
 				for _, p := range search.Profiles() {
 					v.Profiles = append(v.Profiles, profile{p.ID.String(), p.Default})
 				}
 				return writeJSON(ios.Out, v)
 			}
-			fmt.Fprintf(ios.Out, "toolfind %s\n", toolfind.Version)
+			fmt.Fprintf(ios.Out, "toolfind %s\n", b)
+			fmt.Fprintf(ios.Out, "  built with %s\n", b.GoVersion)
 			for _, p := range search.Profiles() {
 				def := ""
 				if p.Default {
