@@ -95,14 +95,17 @@ func (c *Command) Calls(ctx context.Context, sim search.Simulator, p Prompt) ([]
 	defer cancel()
 	cmd := exec.CommandContext(rctx, c.Argv[0], c.Argv[1:]...)
 	cmd.Stdin = bytes.NewReader(in)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &limited{b: &errb, n: 4096}
+	var errb bytes.Buffer
+	out := &capWriter{max: maxCommandOutput, over: cancel}
+	cmd.Stdout, cmd.Stderr = out, &limited{b: &errb, n: 4096}
 	cmd.WaitDelay = time.Second
 	where := fmt.Sprintf("command writer: prompt %s, %s", p.ID, sim.Client())
 	runErr := cmd.Run()
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
+	case out.full:
+		return nil, fmt.Errorf("%s: the command wrote more than %d bytes to standard output, toolfind's limit for one answer; it was stopped there (an answer is one JSON call, an array of calls or null)", where, maxCommandOutput)
 	case rctx.Err() != nil:
 		return nil, fmt.Errorf("%s: no answer within %s", where, timeout)
 	case runErr != nil:
@@ -112,7 +115,7 @@ func (c *Command) Calls(ctx context.Context, sim search.Simulator, p Prompt) ([]
 		}
 		return nil, fmt.Errorf("%s: %v", where, runErr)
 	}
-	calls, err := parseCommandOutput(out.Bytes())
+	calls, err := parseCommandOutput(out.b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", where, err)
 	}
@@ -158,6 +161,34 @@ func parseCommandOutput(b []byte) ([]json.RawMessage, error) {
 	}
 	return nil, fmt.Errorf("the output is not a JSON object, an array of objects or null: %s", clip(string(t)))
 }
+
+// maxCommandOutput bounds what toolfind reads of one run's standard
+// output (16 MiB; an answer is a few calls). A variable so that tests can
+// lower it.
+var maxCommandOutput = 16 << 20
+
+// capWriter keeps what is written to it up to max bytes; past that it
+// calls over (which stops the command) and fails every write, so that a
+// command writing without end (yes(1)) costs no more than max.
+type capWriter struct {
+	b    bytes.Buffer
+	max  int
+	over func()
+	full bool
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	if w.full || w.b.Len()+len(p) > w.max {
+		if !w.full {
+			w.full = true
+			w.over()
+		}
+		return 0, errOutputFull
+	}
+	return w.b.Write(p)
+}
+
+var errOutputFull = errors.New("standard output over the limit")
 
 // limited keeps the first n bytes written to it.
 type limited struct {

@@ -31,6 +31,32 @@ type tapTransport struct {
 	dialErr  error  // the first error that kept a request from the server
 	status   string // the last error status, "401 Unauthorized: body…"
 	redirect error  // the first redirect refused (checkRedirect)
+	tooBig   error  // the first body or event over maxMessage
+}
+
+// maxMessage is the most toolfind reads of one HTTP response body that is
+// not an event stream, and of one server-sent event: MaxLineLength, the
+// limit of one message from a stdio server (and the SDK's
+// DefaultMaxEventSize). A variable so that tests can lower it.
+var maxMessage = MaxLineLength
+
+// oversize records, once, that the server sent more than maxMessage bytes
+// in what (a body, an event) and returns the error the body's reader
+// returns.
+func (t *tapTransport) oversize(what string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tooBig == nil {
+		t.tooBig = fmt.Errorf("%s is longer than %s, toolfind's limit for one JSON-RPC message from an HTTP server; it stopped reading there", what, byteLimit(maxMessage))
+	}
+	return t.tooBig
+}
+
+// overLimit returns the first oversize error, or nil.
+func (t *tapTransport) overLimit() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.tooBig
 }
 
 // maxRedirects is how many redirects one request may follow, as net/http's
@@ -135,18 +161,23 @@ func (t *tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		t.mu.Unlock()
 		resp.Body = readCloser{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		resp.Body = &cappedBody{rc: resp.Body, left: maxMessage - n, over: func() error { return t.oversize("the HTTP error response body") }}
 		return resp, nil
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt != "text/event-stream" {
+		// Every body but an event stream is read whole by the SDK.
+		resp.Body = &cappedBody{rc: resp.Body, left: maxMessage, over: func() error { return t.oversize("the HTTP response body") }}
 	}
 	if req.Method != http.MethodPost {
 		return resp, nil
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
 		resp.Body = &jsonTapBody{rc: resp.Body, tap: t.tap}
 	case "text/event-stream":
-		b := &sseTapBody{rc: resp.Body}
-		b.p = sseParser{max: MaxLineLength, onData: func(data []byte) {
+		b := &sseTapBody{rc: resp.Body, over: func() error { return t.oversize("an SSE event") }}
+		b.p = sseParser{max: maxMessage, onData: func(data []byte) {
 			// An event without data (the priming event a resumable server
 			// sends first) carries no message; the SDK skips it too.
 			if len(data) > 0 {
@@ -200,6 +231,32 @@ type readCloser struct {
 	io.Closer
 }
 
+// cappedBody fails with over() once more than left bytes have been read
+// from it, so that a server cannot make the SDK read (and hold) a body of
+// any size.
+type cappedBody struct {
+	rc   io.ReadCloser
+	left int
+	over func() error
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, b.over()
+	}
+	if len(p) > b.left+1 {
+		p = p[:b.left+1] // one byte more tells a body of exactly the limit from a longer one
+	}
+	n, err := b.rc.Read(p)
+	b.left -= n
+	if b.left < 0 {
+		return 0, b.over()
+	}
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
+
 // jsonTapBody shows an application/json response body to the tap once it
 // has been read to the end.
 type jsonTapBody struct {
@@ -211,7 +268,7 @@ type jsonTapBody struct {
 
 func (b *jsonTapBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
-	if len(b.buf)+n <= MaxLineLength {
+	if len(b.buf)+n <= maxMessage {
 		b.buf = append(b.buf, p[:n]...)
 	}
 	if errors.Is(err, io.EOF) && !b.done {
@@ -230,12 +287,19 @@ func (b *jsonTapBody) Close() error { return b.rc.Close() }
 type sseTapBody struct {
 	rc   io.ReadCloser
 	p    sseParser
+	over func() error // the error once an event is longer than p.max
 	done bool
 }
 
 func (b *sseTapBody) Read(p []byte) (int, error) {
+	if b.p.broken {
+		return 0, b.over()
+	}
 	n, err := b.rc.Read(p)
 	b.p.write(p[:n])
+	if b.p.broken {
+		return 0, b.over()
+	}
 	if err != nil && !b.done {
 		b.done = true
 		if errors.Is(err, io.EOF) {

@@ -274,6 +274,9 @@ func (s *session) cause(parent context.Context, deadline time.Time, method strin
 		if err := s.http.refusedRedirect(); err != nil {
 			return err, nil, nil, false
 		}
+		if err := s.http.overLimit(); err != nil {
+			return err, nil, nil, false
+		}
 		if err := s.http.unreachable(); err != nil {
 			return fmt.Errorf("cannot reach %s: %w", s.src, err), nil, nil, true
 		}

@@ -93,7 +93,7 @@ func (c *anthropicAPI) Ask(ctx context.Context, req model.Request, prompt string
 		if errors.As(err, &e) {
 			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, retryAfter(e.Response))
 		}
-		return model.Answer{}, err
+		return model.Answer{}, tooBig(err)
 	}
 	var a model.Answer
 	var text strings.Builder

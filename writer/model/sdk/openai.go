@@ -63,7 +63,7 @@ func (o *openaiAPI) Ask(ctx context.Context, req model.Request, prompt string) (
 		if errors.As(err, &e) {
 			return model.Answer{}, model.StatusError(e.StatusCode, e.Message, retryAfter(e.Response))
 		}
-		return model.Answer{}, err
+		return model.Answer{}, tooBig(err)
 	}
 	if len(resp.Choices) == 0 {
 		return model.Answer{}, &model.APIError{Transport: errNoChoice}

@@ -14,6 +14,9 @@
 package sdk
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/toolfind/toolfind/writer/model"
@@ -45,6 +48,7 @@ func NewBackend(cfg model.Config, opts ...Option) (model.Backend, error) {
 	for _, o := range opts {
 		o(&s)
 	}
+	s.httpClient = capped(s.httpClient, cfg.API)
 	if cfg.API == model.Anthropic {
 		return newAnthropic(cfg, s), nil
 	}
@@ -67,4 +71,90 @@ func retryAfter(resp *http.Response) string {
 		return ""
 	}
 	return resp.Header.Get("Retry-After")
+}
+
+// maxAnswer is the most toolfind reads of one API response body (16 MiB:
+// an answer of one tool call is a few kilobytes, and max_tokens bounds
+// what a model writes). A variable so that tests can lower it.
+var maxAnswer = 16 << 20
+
+// capped returns a copy of c (nil: a default client) whose response
+// bodies fail with an *answerTooBig past maxAnswer bytes, so that an API
+// (or whatever answers at --model-url) cannot make the SDK read an answer
+// of any size into memory.
+func capped(c *http.Client, api string) *http.Client {
+	var cc http.Client
+	if c != nil {
+		cc = *c
+	}
+	base := cc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	cc.Transport = &capTransport{base: base, api: api}
+	return &cc
+}
+
+type capTransport struct {
+	base http.RoundTripper
+	api  string
+}
+
+func (t *capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &capBody{rc: resp.Body, left: maxAnswer, api: t.api}
+	return resp, nil
+}
+
+// capBody fails once more than left bytes have been read from it.
+type capBody struct {
+	rc   io.ReadCloser
+	left int
+	api  string
+}
+
+func (b *capBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, &answerTooBig{api: b.api}
+	}
+	if len(p) > b.left+1 {
+		p = p[:b.left+1] // one byte more tells an answer of exactly the limit from a longer one
+	}
+	n, err := b.rc.Read(p)
+	b.left -= n
+	if b.left < 0 {
+		return 0, &answerTooBig{api: b.api}
+	}
+	return n, err
+}
+
+func (b *capBody) Close() error { return b.rc.Close() }
+
+// answerTooBig is an API answer longer than maxAnswer.
+type answerTooBig struct{ api string }
+
+func (e *answerTooBig) Error() string {
+	return fmt.Sprintf("the %s API's answer is longer than %s, toolfind's limit for one answer; it stopped reading there (is --model-url an API of that kind?)", e.api, sizeText(maxAnswer))
+}
+
+// sizeText words a size limit: "16777216 bytes (16 MiB)", "1024 bytes".
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d bytes (%d MiB)", n, n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// tooBig turns an SDK error caused by an answer over the limit into a
+// *model.BackendError, which ends the run unretried (the next answer would
+// be as long); other errors are returned as they are.
+func tooBig(err error) error {
+	var e *answerTooBig
+	if errors.As(err, &e) {
+		return &model.BackendError{Err: e}
+	}
+	return err
 }
