@@ -28,7 +28,7 @@ func longestLine(out string) (int, string) {
 // the output is not a terminal.
 func TestHelpFitsColumns(t *testing.T) {
 	commands := [][]string{{}, {"rank"}, {"bench"}, {"check"}, {"show"}, {"lint"}, {"snapshot"}, {"write"},
-		{"suggest"}, {"result"}, {"queries"}, {"queries", "import"}, {"verify"}, {"clients"}, {"version"}}
+		{"suggest"}, {"result"}, {"queries"}, {"queries", "import"}, {"verify"}, {"clients"}, {"version"}, {"mcp"}}
 	for _, columns := range []string{"100", "72", ""} {
 		t.Setenv("COLUMNS", columns)
 		width := map[string]int{"100": 100, "72": 72, "": 100}[columns]

@@ -54,10 +54,10 @@ func TestSubcommandNamesAreTheirUse(t *testing.T) {
 	if !slices.Equal(built, registered) {
 		t.Errorf("full tree = %q, registered names = %q", built, registered)
 	}
-	// 3 in root.go (rank, version, clients) + 11 files' commands (verify.go
+	// 3 in root.go (rank, version, clients) + 12 files' commands (verify.go
 	// registers two: verify, mcp-stub).
-	if len(registered) != 15 {
-		t.Errorf("%d subcommands registered, want 15: %q", len(registered), registered)
+	if len(registered) != 16 {
+		t.Errorf("%d subcommands registered, want 16: %q", len(registered), registered)
 	}
 }
 
