@@ -85,6 +85,11 @@ func TestToolList(t *testing.T) {
 	data, err := json.MarshalIndent(res.Tools, "", "  ")
 	require.NoError(t, err)
 	golden.Compare(t, "testdata/tools.golden.json", append(data, '\n'), *update)
+	// What the model reads says what clients do, never where toolfind
+	// read it.
+	for _, cited := range []string{"§", ".md", "spec", "oracle", "seed", "leaked"} {
+		assert.NotContains(t, string(data)+mcpserver.Instructions, cited)
+	}
 	assert.Equal(t, mcpserver.Instructions, cs.InitializeResult().Instructions)
 	assert.Equal(t, "toolfind", cs.InitializeResult().ServerInfo.Name)
 }
