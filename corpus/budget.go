@@ -37,8 +37,13 @@ const (
 // CodeSchemaTooDeep is the diagnostic of a tool over MaxSchemaDepth.
 const CodeSchemaTooDeep = "schema-too-deep"
 
-// readCatalogFile reads a catalog file of at most MaxCatalogBytes.
-func readCatalogFile(path string) ([]byte, error) {
+// readCatalogFile reads a catalog file of at most MaxCatalogBytes into
+// memory of its own: the catalog's values are cut from that copy, so the
+// file may change or go once it is read. (Mapping the file instead, as
+// toolfind once did, made a file truncated during a run kill the process
+// with SIGBUS.) A file that changed while it was read is an error
+// (changedWhileRead).
+func readCatalogFile(path string) (data []byte, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -46,8 +51,18 @@ func readCatalogFile(path string) ([]byte, error) {
 	defer f.Close()
 	tooBig := fmt.Errorf("the file is larger than %d bytes (%d MiB), the limit for one catalog file", MaxCatalogBytes, MaxCatalogBytes>>20)
 	r := io.LimitReader(f, MaxCatalogBytes+1)
-	var data []byte
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+	fi, serr := f.Stat()
+	if serr != nil {
+		fi = nil
+	}
+	defer func() {
+		if err == nil {
+			if err = changedWhileRead(f, fi, len(data)); err != nil {
+				data = nil
+			}
+		}
+	}()
+	if fi != nil && fi.Mode().IsRegular() {
 		// One buffer of the file's size (io.ReadAll would grow one from
 		// 512 bytes, copying and zeroing at every step); a file that
 		// grows meanwhile is read on to the limit all the same.
@@ -73,6 +88,37 @@ func readCatalogFile(path string) ([]byte, error) {
 		return nil, tooBig
 	}
 	return data, nil
+}
+
+// testHookRead, when set (by tests), runs after a file is read and before
+// it is checked for changes.
+var testHookRead func(path string)
+
+// changedWhileRead reports a regular file f that another program changed
+// while toolfind read it (an editor saving, "snapshot > cat.json", git
+// checkout writing in place): its size or modification time after the
+// read differ from before, or the read got another size than the file
+// had. A file replaced by a rename is not changed for toolfind, which
+// read the old one whole. before is f's stat before the read (nil when
+// it failed); n the bytes read.
+func changedWhileRead(f *os.File, before fs.FileInfo, n int) error {
+	if testHookRead != nil {
+		testHookRead(f.Name())
+	}
+	if before == nil || !before.Mode().IsRegular() {
+		return nil
+	}
+	after, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if after.Size() != before.Size() || int64(n) != before.Size() {
+		return fmt.Errorf("the file changed while toolfind read it (%d bytes before, %d after, %d read); run again once it is written", before.Size(), after.Size(), n)
+	}
+	if !after.ModTime().Equal(before.ModTime()) {
+		return fmt.Errorf("the file changed while toolfind read it (modified again during the read); run again once it is written")
+	}
+	return nil
 }
 
 // unwrapPathError drops *fs.PathError's repeat of the path LoadError

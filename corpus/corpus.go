@@ -27,8 +27,8 @@
 // bare tool name that is unique in the catalog. The text may be given as
 // "prompt" instead of "query" (a prompts file); a line with both must give
 // the same text. Other keys become tags.
-// A query file is read whole (or mapped, LoadQueriesWith) and the queries'
-// strings are cut from it; the usual line is read by a scanner of its own,
+// A query file is read whole and the queries' strings are cut from that
+// copy; the usual line is read by a scanner of its own,
 // any other by encoding/json, with the same result (FuzzQueryLine).
 package corpus
 

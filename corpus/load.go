@@ -57,16 +57,6 @@ type LoadOptions struct {
 	// parsed with the bytes done so far and the total size of the files
 	// (from the same goroutine as LoadWith).
 	Progress func(done, total int64)
-	// MapFiles reads each catalog file by mapping it into memory,
-	// read-only, instead of copying it into the Go heap (on Unix; other
-	// systems read as usual): the catalog's raw JSON and most of its
-	// strings then point into the page cache's own copy of the file.
-	// The mappings are never released, since any string of the catalog
-	// may point into them, and a file truncated by another program while
-	// mapped makes the process fail with SIGBUS when it reads the lost
-	// part. For a process that loads a catalog once, like the CLI; a
-	// long-running program loading many catalogs should leave it off.
-	MapFiles bool
 }
 
 // LoadWith is Load with options.
@@ -81,11 +71,7 @@ func LoadWith(opts LoadOptions, paths ...string) (*Catalog, error) {
 		files = append(files, fs...)
 		total += size
 	}
-	read := readCatalogFile
-	if opts.MapFiles {
-		read = mapCatalogFile
-	}
-	return loadFiles(read, files, total, opts.Progress)
+	return loadFiles(readCatalogFile, files, total, opts.Progress)
 }
 
 // LoadFS is Load over a file system (used for the embedded demo).

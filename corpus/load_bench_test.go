@@ -10,9 +10,7 @@ import (
 
 // BenchmarkLoad loads whole catalog folders as the CLI does (read, parse,
 // merge, Validate): "shared" is ../shared/catalogs (15 files, 2 MB, 1,111
-// tools; read into the heap, and mapped with LoadOptions.MapFiles as the
-// CLI loads), "gen10k" a gencat folder of 10,000 tools in 10 files (9 MB),
-// "gen10k-mapped" the same with LoadOptions.MapFiles (as the CLI loads).
+// tools), "gen10k" a gencat folder of 10,000 tools in 10 files (9 MB).
 // Allocated bytes per op are the figure to watch as much as the time: the
 // loaded catalog lives for the whole run.
 func BenchmarkLoad(b *testing.B) {
@@ -24,18 +22,16 @@ func BenchmarkLoad(b *testing.B) {
 		if _, err := os.Stat(dir); err != nil {
 			b.Skipf("shared catalogs not found (%v); run from a worktree next to ../shared", err)
 		}
-		b.Run("plain", func(b *testing.B) { benchLoad(b, dir, false) })
-		b.Run("mapped", func(b *testing.B) { benchLoad(b, dir, true) })
+		benchLoad(b, dir)
 	})
 	gen := b.TempDir()
 	if err := gencat.WriteDir(gen, 10_000, 1); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("gen10k", func(b *testing.B) { benchLoad(b, gen, false) })
-	b.Run("gen10k-mapped", func(b *testing.B) { benchLoad(b, gen, true) })
+	b.Run("gen10k", func(b *testing.B) { benchLoad(b, gen) })
 }
 
-func benchLoad(b *testing.B, dir string, mapFiles bool) {
+func benchLoad(b *testing.B, dir string) {
 	files, size, err := expand(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -44,7 +40,7 @@ func benchLoad(b *testing.B, dir string, mapFiles bool) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := LoadWith(LoadOptions{MapFiles: mapFiles}, dir); err != nil {
+		if _, err := Load(dir); err != nil {
 			b.Fatal(err)
 		}
 	}

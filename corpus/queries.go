@@ -43,10 +43,10 @@ func LoadQueries(path string, cat *Catalog) (*QuerySet, error) {
 	return LoadQueriesWith(LoadOptions{}, path, cat)
 }
 
-// LoadQueriesWith is LoadQueries with options. With MapFiles the file is
-// mapped into memory, read-only and never released, instead of read into
-// the heap, and the queries' strings point into it (see
-// LoadOptions.MapFiles, which applies alike); Progress is not used.
+// LoadQueriesWith is LoadQueries with options (Progress is not used). The
+// file is read into memory of its own, which the queries' strings are cut
+// from, so it may change or go once read; a file that changed while it
+// was read is an error (as for catalog files).
 func LoadQueriesWith(opts LoadOptions, path string, cat *Catalog) (*QuerySet, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -54,15 +54,16 @@ func LoadQueriesWith(opts LoadOptions, path string, cat *Catalog) (*QuerySet, er
 	}
 	defer f.Close()
 	size := 0
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < math.MaxInt32 {
+	fi, err := f.Stat()
+	if err == nil && fi.Mode().IsRegular() && fi.Size() < math.MaxInt32 {
 		size = int(fi.Size())
 	}
-	if opts.MapFiles && size > 0 {
-		if data, ok := mapQueryFile(f, size); ok {
-			return parseQueries(path, data, nil, cat)
+	data, err := readAll(f, size)
+	if err == nil {
+		if err := changedWhileRead(f, fi, len(data)); err != nil {
+			return nil, &LoadError{File: path, Err: err}
 		}
 	}
-	data, err := readAll(f, size)
 	return parseQueries(path, data, err, cat)
 }
 

@@ -17,7 +17,7 @@ func ExampleLoadQueriesWith() {
 		panic(err)
 	}
 	defer os.Remove(path)
-	qs, err := corpus.LoadQueriesWith(corpus.LoadOptions{MapFiles: true}, path, corpus.Demo())
+	qs, err := corpus.LoadQueries(path, corpus.Demo())
 	if err != nil {
 		panic(err)
 	}

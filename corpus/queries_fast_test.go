@@ -117,7 +117,7 @@ func BenchmarkParseQueriesAzure(b *testing.B) {
 }
 
 // BenchmarkLoadQueriesAzure loads the azure-e2e query file (169 KB, 739
-// prompts) as bench does: read into the heap, or mapped (MapFiles).
+// prompts) as bench does.
 func BenchmarkLoadQueriesAzure(b *testing.B) {
 	cat, err := Load("../../shared/catalogs/azure.json")
 	if err != nil {
@@ -127,7 +127,7 @@ func BenchmarkLoadQueriesAzure(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		opts LoadOptions
-	}{{"read", LoadOptions{}}, {"mapped", LoadOptions{MapFiles: true}}} {
+	}{{"read", LoadOptions{}}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

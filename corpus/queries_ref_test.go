@@ -212,30 +212,13 @@ func TestParseQueriesSharedCorpora(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameQueries(t, data, cat, plainReader)
-		// Mapped, the file reads the same.
+		// Loaded from the file, it reads the same.
 		want, werr := refParseQueries("../../shared/corpora/"+c.queries, bytes.NewReader(data), cat)
-		for _, opts := range []LoadOptions{{}, {MapFiles: true}} {
+		for _, opts := range []LoadOptions{{}} {
 			got, gerr := LoadQueriesWith(opts, "../../shared/corpora/"+c.queries, cat)
 			if gerr != nil || werr != nil || !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s, %+v: LoadQueriesWith differs from the reference (%v, %v)", c.queries, opts, gerr, werr)
 			}
-		}
-	}
-}
-
-// TestLoadQueriesWithMapFiles: an empty file, a missing one and a folder
-// fail or read as without mapping.
-func TestLoadQueriesWithMapFiles(t *testing.T) {
-	dir := t.TempDir()
-	empty := dir + "/empty.jsonl"
-	if err := os.WriteFile(empty, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{empty, dir + "/missing.jsonl", dir} {
-		want, werr := LoadQueries(path, Demo())
-		got, gerr := LoadQueriesWith(LoadOptions{MapFiles: true}, path, Demo())
-		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: mapped %v, %v; read %v, %v", path, got, gerr, want, werr)
 		}
 	}
 }

@@ -242,9 +242,7 @@ func (o *benchOptions) loadQueries(cat *corpus.Catalog) (*corpus.QuerySet, error
 		}
 		return nil, usageError("--queries is required (a JSON Lines file: {\"query\": \"...\", \"expect\": [\"server/tool\"]})")
 	}
-	// A command loads its queries once: the file is mapped, not copied
-	// into the heap (as the catalog files are).
-	qs, err := corpus.LoadQueriesWith(corpus.LoadOptions{MapFiles: true}, o.queries, cat)
+	qs, err := corpus.LoadQueries(o.queries, cat)
 	if err != nil {
 		if len(o.global.catalogs) == 0 && !o.global.source.live() && strings.Contains(err.Error(), "matches no tool") {
 			// The usual cause: the query file was written for another

@@ -111,9 +111,9 @@ func (s *sourceOptions) options() remote.Options {
 // as one catalog: files first, in flag order, then --server and --url
 // servers. With neither it is the embedded demo catalog.
 func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress func(done int64)) (*corpus.Catalog, error) {
-	// A command loads its catalog once: the files are mapped, not copied
-	// into the heap.
-	opts := corpus.LoadOptions{MapFiles: true}
+	// The files are read, not mapped: a file truncated during the run
+	// (an editor saving, git checkout) would kill toolfind with SIGBUS.
+	var opts corpus.LoadOptions
 	if progress != nil {
 		opts.Progress = func(done, total int64) { progress(done) }
 	}
