@@ -36,6 +36,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolfind/toolfind/ojson"
 )
@@ -71,6 +73,19 @@ type Catalog struct {
 	Diagnostics []Diagnostic
 
 	parsed []Diagnostic // the parse-time part of Diagnostics (see Revalidate)
+
+	byName atomic.Pointer[serverIndex] // see Server
+}
+
+// indexMu serialises the building of server indexes (Catalog.Server).
+var indexMu sync.Mutex
+
+// serverIndex maps server names to their first position in Servers, as
+// Servers was when it was built: of length n, its first element at base.
+type serverIndex struct {
+	n    int
+	base **Server
+	pos  map[string]int
 }
 
 // Server is one MCP server: its name, the instructions from its initialize
@@ -180,14 +195,67 @@ func (t *Tool) HiddenFromModel() bool {
 	return true
 }
 
-// Server returns the server with this exact name, or nil.
+// Server returns the first server with this exact name, or nil.
+//
+// The names are looked up in an index built on first use and rebuilt
+// whenever Servers has grown, shrunk or moved since (so loading 100,000
+// servers costs 100,000 lookups, not 100,000²/2 comparisons); a hit is
+// checked against the entry now at its position. A server renamed in
+// place to a name the index has not seen is not found: rename by
+// replacing Servers.
 func (c *Catalog) Server(name string) *Server {
+	if len(c.Servers) < 8 {
+		for _, s := range c.Servers {
+			if s.Name == name {
+				return s
+			}
+		}
+		return nil
+	}
+	ix := c.byName.Load()
+	if ix == nil || ix.n != len(c.Servers) || ix.base != &c.Servers[0] {
+		ix = c.indexServers()
+	}
+	i, ok := ix.pos[name]
+	if !ok {
+		return nil
+	}
+	if s := c.Servers[i]; s.Name == name {
+		return s
+	}
+	// Renamed in place since: the slow, always right answer.
 	for _, s := range c.Servers {
 		if s.Name == name {
 			return s
 		}
 	}
 	return nil
+}
+
+// indexServers builds the index of Servers, extending old when Servers
+// only grew at its end since (Add appends one file's servers at a time).
+// Builders hold indexMu; a reader only reads an index that is current.
+func (c *Catalog) indexServers() *serverIndex {
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	old := c.byName.Load()
+	if old != nil && old.n == len(c.Servers) && old.base == &c.Servers[0] {
+		return old // built by another caller meanwhile
+	}
+	ix := &serverIndex{n: len(c.Servers), base: &c.Servers[0]}
+	from := 0
+	if old != nil && old.n < len(c.Servers) && old.base == ix.base {
+		ix.pos, from = old.pos, old.n // old is replaced, never read again
+	} else {
+		ix.pos = make(map[string]int, len(c.Servers))
+	}
+	for i, s := range c.Servers[from:] {
+		if _, ok := ix.pos[s.Name]; !ok {
+			ix.pos[s.Name] = from + i
+		}
+	}
+	c.byName.Store(ix)
+	return ix
 }
 
 // Tools returns every tool of every server in catalog order, duplicates

@@ -67,9 +67,12 @@ type locator struct {
 }
 
 type fileIndex struct {
-	ix      *jsonpos.Index // nil when the file cannot be read or parsed
-	servers map[string]string
-	tools   map[string][]string // server pointer -> tool pointer per parsed tool index
+	ix      *jsonpos.Index    // nil when the file cannot be read or parsed
+	servers map[string]string // server name -> its entry's pointer (first entry of the name)
+	// listed is set once servers holds every entry; oneServer when the
+	// file has no "servers" list.
+	listed, oneServer bool
+	tools             map[string][]string // server pointer -> tool pointer per parsed tool index
 }
 
 func newLocator(read func(string) ([]byte, error)) *locator {
@@ -96,30 +99,37 @@ func (l *locator) file(name string) *fileIndex {
 }
 
 // serverPointer finds the server's object in its file: "" for a one-server
-// file, "/servers/N" for the entry whose name is the server's.
+// file, "/servers/N" for the first entry whose name is the server's. The
+// entries are read once, on the first call, into f.servers (a lookup per
+// server, not a scan: 100,000 servers in one file).
 func (f *fileIndex) serverPointer(name string) (string, bool) {
-	if p, ok := f.servers[name]; ok {
-		return p, true
+	if !f.listed {
+		f.listed = true
+		list, _, ok := f.ix.LookupFold("/servers")
+		if !ok {
+			f.oneServer = true
+		}
+		for i := 0; ok; i++ {
+			p := list + "/" + strconv.Itoa(i)
+			if _, ok := f.ix.Lookup(p); !ok {
+				break
+			}
+			key, _, ok := f.ix.LookupFold(p + "/name") // "name" wins over "server" (corpus.ParseCatalog)
+			if !ok {
+				key, _, _ = f.ix.LookupFold(p + "/server")
+			}
+			if s, ok := f.str(key); ok {
+				if _, seen := f.servers[s]; !seen {
+					f.servers[s] = p
+				}
+			}
+		}
 	}
-	list, _, ok := f.ix.LookupFold("/servers")
-	if !ok {
-		f.servers[name] = ""
+	if f.oneServer {
 		return "", true
 	}
-	for i := 0; ; i++ {
-		p := list + "/" + strconv.Itoa(i)
-		if _, ok := f.ix.Lookup(p); !ok {
-			return "", false
-		}
-		key, _, ok := f.ix.LookupFold(p + "/name") // "name" wins over "server" (corpus.ParseCatalog)
-		if !ok {
-			key, _, _ = f.ix.LookupFold(p + "/server")
-		}
-		if s, ok := f.str(key); ok && s == name {
-			f.servers[name] = p
-			return p, true
-		}
-	}
+	p, ok := f.servers[name]
+	return p, ok
 }
 
 func (f *fileIndex) str(ptr string) (string, bool) {

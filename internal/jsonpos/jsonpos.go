@@ -12,8 +12,11 @@
 // root) and of its first byte. Object keys are decoded (escapes resolved)
 // and escaped for the pointer as RFC 6901 says ("~" → "~0", "/" → "~1"). A
 // repeated key keeps its last occurrence, as JSON.parse and serde_json do.
-// Line and column come from a table of line starts; columns count Unicode
-// code points from 1 (SARIF's "unicodeCodePoints").
+// Line and column come from a table of line starts (a line ends at "\n",
+// "\r\n" or a "\r" alone, as editors count them) and a table of code point
+// counts every runeStep bytes, so each position costs O(runeStep) whatever
+// the length of its line (a minified catalog is one line); columns count
+// Unicode code points from 1 (SARIF's "unicodeCodePoints").
 package jsonpos
 
 import (
@@ -22,6 +25,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -57,7 +62,21 @@ type Index struct {
 	data  []byte
 	ptrs  map[string]Pos
 	lines []int // offsets of line starts
+	// runes[k] is (offset, code points before offset) for the first rune
+	// boundary at or after k*runeStep, as utf8.DecodeRune walks data from
+	// its start.
+	runes [][2]int
+	// fold maps foldKey(pointer) to the first pointer in document order
+	// with that key; built on the first LookupFold that misses.
+	fold     map[string]string
+	foldOnce sync.Once
 }
+
+// runeStep is the distance between code point checkpoints.
+const runeStep = 1024
+
+// runeCount is utf8.RuneCount; a test counts the bytes it is given.
+var runeCount = utf8.RuneCount
 
 // SyntaxError is malformed JSON at Offset.
 type SyntaxError struct {
@@ -79,13 +98,59 @@ func Build(data []byte) (*Index, error) {
 	if p.i != len(data) {
 		return nil, &SyntaxError{p.i, "data after the JSON value"}
 	}
-	ix.lines = append(ix.lines, 0)
+	ix.lines = lineStarts(data)
+	ix.runes = runeMarks(data)
+	return ix, nil
+}
+
+// lineStarts are the offsets where lines begin: 0, and after every "\n",
+// "\r\n" and "\r" not followed by "\n".
+func lineStarts(data []byte) []int {
+	lines := []int{0}
 	for i, c := range data {
-		if c == '\n' {
-			ix.lines = append(ix.lines, i+1)
+		switch {
+		case c == '\n':
+			lines = append(lines, i+1)
+		case c == '\r' && (i+1 == len(data) || data[i+1] != '\n'):
+			lines = append(lines, i+1)
 		}
 	}
-	return ix, nil
+	return lines
+}
+
+// runeMarks walks data rune by rune (utf8.DecodeRune, an invalid byte is
+// one code point) and records a checkpoint at the first boundary at or
+// after every multiple of runeStep.
+func runeMarks(data []byte) [][2]int {
+	marks := make([][2]int, 0, len(data)/runeStep+1)
+	n := 0
+	for i := 0; i < len(data); {
+		if i >= len(marks)*runeStep {
+			marks = append(marks, [2]int{i, n})
+		}
+		if data[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRune(data[i:])
+			i += size
+		}
+		n++
+	}
+	if len(marks) == 0 {
+		marks = append(marks, [2]int{0, 0})
+	}
+	return marks
+}
+
+// runesBefore counts the code points of data[:off], off being a rune
+// boundary (a line start or a JSON token, both ASCII).
+func (ix *Index) runesBefore(off int) int {
+	k := min(off/runeStep, len(ix.runes)-1)
+	for k > 0 && ix.runes[k][0] > off {
+		k--
+	}
+	m := ix.runes[k]
+	return m[1] + runeCount(ix.data[m[0]:off])
 }
 
 // Lookup returns the position of the value at ptr ("" is the root).
@@ -102,15 +167,43 @@ func (ix *Index) LookupFold(ptr string) (string, Pos, bool) {
 	if p, ok := ix.ptrs[ptr]; ok {
 		return ptr, p, true
 	}
-	best, bestPos, found := "", Pos{}, false
-	for q, p := range ix.ptrs {
-		if strings.EqualFold(q, ptr) {
-			if !found || p.Value < bestPos.Value {
-				best, bestPos, found = q, p, true
+	ix.foldOnce.Do(func() {
+		ix.fold = make(map[string]string, len(ix.ptrs))
+		for q, p := range ix.ptrs {
+			k := foldKey(q)
+			if prev, ok := ix.fold[k]; !ok || p.Value < ix.ptrs[prev].Value {
+				ix.fold[k] = q
 			}
 		}
+	})
+	q, ok := ix.fold[foldKey(ptr)]
+	if !ok {
+		return "", Pos{}, false
 	}
-	return best, bestPos, found
+	return q, ix.ptrs[q], true
+}
+
+// foldKey maps every string of one strings.EqualFold class to the same
+// key: each rune replaced by the smallest rune of its simple case-folding
+// orbit (unicode.SimpleFold), which is what EqualFold compares.
+func foldKey(s string) string {
+	var b []byte
+	for i, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		if m != r && b == nil {
+			b = append(make([]byte, 0, len(s)), s[:i]...)
+		}
+		if b != nil {
+			b = utf8.AppendRune(b, m)
+		}
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // Len is the number of indexed values.
@@ -138,7 +231,7 @@ func (ix *Index) LineCol(off int) (line, col int) {
 	if l < 0 {
 		l = 0
 	}
-	return l + 1, utf8.RuneCount(ix.data[ix.lines[l]:off]) + 1
+	return l + 1, ix.runesBefore(off) - ix.runesBefore(ix.lines[l]) + 1
 }
 
 // Pointer joins unescaped reference tokens into a JSON Pointer.
