@@ -132,3 +132,17 @@ func TestCatalogFileSizeLimit(t *testing.T) {
 		t.Errorf("absent file: %v", err)
 	}
 }
+
+// TestCROnlyLineEnds: a file whose lines end with "\r" alone (classic Mac
+// OS, some generators) has its errors on the right line, as with "\n" and
+// "\r\n"; before, every error of such a file was on line 1.
+func TestCROnlyLineEnds(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		doc := `{"server": "s",` + eol + `"tools": [` + eol + `{"name": "a", "description": 5,}]}`
+		_, _, err := ParseCatalog("cr.json", []byte(doc))
+		want := "cr.json:3:32: invalid JSON: invalid character '}' looking for beginning of object key string"
+		if err == nil || err.Error() != want {
+			t.Errorf("line end %q: error %v\nwant %s", eol, err, want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/toolfind/toolfind/internal/jsonpos"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -632,16 +633,10 @@ func parseAnnotations(a ojson.Value) Annotations {
 	return out
 }
 
-// position converts a byte offset into a 1-based line and column.
+// position converts a byte offset into a 1-based line and column (in
+// bytes); "\n", "\r\n" and a lone "\r" end a line.
 func position(data []byte, off int64) (line, col int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	if off < 0 {
-		off = 0
-	}
-	before := data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - bytes.LastIndexByte(before, '\n')
-	return line, col
+	o := int(min(max(off, 0), int64(len(data))))
+	line, start := jsonpos.LineOf(data, o)
+	return line, o - start + 1
 }

@@ -1,7 +1,6 @@
 package result
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -269,7 +268,6 @@ func kindName(k ojson.Kind) string {
 // lineCol is the 1-based line and code-point column of a byte offset.
 func lineCol(data []byte, off int) (int, int) {
 	off = min(max(off, 0), len(data))
-	line := bytes.Count(data[:off], []byte("\n")) + 1
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	line, start := jsonpos.LineOf(data, off) // "\n", "\r\n" or a lone "\r" ends a line
 	return line, len([]rune(string(data[start:off]))) + 1
 }

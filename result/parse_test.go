@@ -146,3 +146,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseErrorCROnlyLines: "\r" alone ends a line in an error's position,
+// as "\n" and "\r\n" do (before, a CR-only file's errors were all on line 1).
+func TestParseErrorCROnlyLines(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		_, err := Parse("r.json", []byte(`{"content": [`+eol+`{"type": "text", "text": 5}]}`))
+		if want := "r.json:2:18: content[0].text: want a string, got a number"; err == nil || err.Error() != want {
+			t.Errorf("line end %q: %v, want %s", eol, err, want)
+		}
+		_, err = Parse("r.json", []byte(`{"content": [`+eol+`{"type": "text",, "text": 5}]}`))
+		if want := "r.json:2:17"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("line end %q: syntax error %v, want it at %s", eol, err, want)
+		}
+	}
+}

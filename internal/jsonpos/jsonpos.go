@@ -553,3 +553,20 @@ func (p *parser) hex4() (rune, bool) {
 	p.i += 4
 	return rune(n), true
 }
+
+// LineOf is the 1-based line of byte offset off in data and the offset
+// where that line starts, lines ending as in an Index ("\n", "\r\n" or a
+// lone "\r"). It scans data[:off]: for one position, as an error reports.
+func LineOf(data []byte, off int) (line, start int) {
+	off = min(max(off, 0), len(data))
+	line = 1
+	for i := 0; i < off; i++ {
+		switch c := data[i]; {
+		case c == '\n':
+			line, start = line+1, i+1
+		case c == '\r' && (i+1 == len(data) || data[i+1] != '\n'):
+			line, start = line+1, i+1
+		}
+	}
+	return line, start
+}
