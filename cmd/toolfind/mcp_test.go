@@ -109,3 +109,21 @@ func TestLintOfToolfindMCP(t *testing.T) {
 	assert.Equal(t, 4, rows, out)
 	assert.NotContains(t, out, " never shows ")
 }
+
+// TestMCPBadFlags: a mistake in toolfind mcp's own flags ends it before it
+// serves (exit 2), saying which flag.
+func TestMCPBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--client", "claud"}, "toolfind: --client: "},
+		{[]string{"mcp", "--server", "'unterminated"}, "toolfind: "},
+		{[]string{"mcp", "--timeout", "0s"}, "toolfind: --timeout 0s: must be more than 0"},
+		{[]string{"mcp", "extra"}, "toolfind: "},
+	} {
+		_, stderr, code := run(t, tc.args...)
+		assert.Equal(t, exitBadInput, code, "%q: %s", tc.args, stderr)
+		assert.True(t, strings.HasPrefix(stderr, tc.want), "%q: %s", tc.args, stderr)
+	}
+}
