@@ -8,8 +8,35 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolfind/toolfind/codexjs"
+	"github.com/toolfind/toolfind/copilot"
+	"github.com/toolfind/toolfind/gemini"
+	"github.com/toolfind/toolfind/opencode"
 	"github.com/toolfind/toolfind/result"
 )
+
+// TestSmallestCap: the budget is the smallest of the clients' result caps
+// (in bytes of ASCII text, where characters, bytes and UTF-16 units
+// agree), so a client whose cap changes below it fails here.
+func TestSmallestCap(t *testing.T) {
+	caps := map[string]int{
+		"grok":     result.GrokMaxOutputBytes,                              // 20,000 bytes
+		"copilot":  copilot.LargeOutputBytes,                               // 20,480 bytes
+		"codex":    codexjs.DefaultMaxOutputTokens * codexjs.BytesPerToken, // 40,000 bytes of script output
+		"gemini":   gemini.TruncateThreshold,                               // 40,000 characters
+		"claude":   result.ClaudeMaxResultChars,                            // 50,000 characters
+		"opencode": opencode.MaxBytes,                                      // 51,200 bytes
+	}
+	smallest := "grok"
+	for c, n := range caps {
+		if n < caps[smallest] {
+			smallest = c
+		}
+	}
+	assert.Equal(t, "grok", smallest)
+	assert.Equal(t, caps[smallest], MaxResultBytes+noteRoom)
+	assert.Less(t, MaxResultLines, opencode.MaxLines) // 1,900 < 2,000 lines
+}
 
 // deliveries is what each client's model receives of one text block.
 func deliveries(t *testing.T, text string) []result.Delivery {
