@@ -104,6 +104,11 @@ func TestRank(t *testing.T) {
 	claude := section(t, text, "claude@2.1.332: limit 5")
 	assert.Contains(t, claude, "\n  1     billing/invoice_lookup as mcp__billing__invoice_lookup, score ")
 	assert.Contains(t, text, "\ngrok@1.0.0: limit ")
+
+	// Gemini CLI declares every tool: no scores, no limit.
+	text, _ = call(t, cs, "rank_tools_for_query", map[string]any{"query": "invoice", "clients": "gemini", "rows": 1})
+	assert.Contains(t, text, "\ngemini@0.61.0: no limit: every tool the model reads is listed, ")
+	assert.Regexp(t, `\n  1     [a-z]+/[a-z_]+ as mcp_[a-z_]+, shown always\n`, text)
 	assert.NotContains(t, text, "the text the model reads")
 
 	text, _ = call(t, cs, "rank_tools_for_query", map[string]any{"query": "invoice", "clients": "claude", "rows": 1, "include_shown_text": true})

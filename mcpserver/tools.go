@@ -138,6 +138,12 @@ func rankText(cat *corpus.Catalog, query, prompt string, results []search.Result
 			if len(r.Hits) == 0 {
 				b.WriteString("  no tools found\n")
 			}
+			// A client without scores (eager loading, code-mode scripts)
+			// gives every hit 0: no score is printed then.
+			scored := false
+			for _, hit := range r.Hits {
+				scored = scored || hit.Score != 0
+			}
 			for i, hit := range r.Hits {
 				if i == rows {
 					fmt.Fprintf(&b, "  … %d more (rows: %d lists them)\n", len(r.Hits)-rows, len(r.Hits))
@@ -147,8 +153,11 @@ func rankText(cat *corpus.Catalog, query, prompt string, results []search.Result
 				if hit.RankWorst > hit.Rank {
 					rank += "-" + strconv.Itoa(hit.RankWorst)
 				}
-				fmt.Fprintf(&b, "  %-5s %s as %s, score %s, shown %s\n", rank, line(string(hit.Tool)), line(hit.Name),
-					strconv.FormatFloat(hit.Score, 'g', 7, 64), percent(hit.PWithinLimit))
+				score := ""
+				if scored {
+					score = ", score " + strconv.FormatFloat(hit.Score, 'g', 7, 64)
+				}
+				fmt.Fprintf(&b, "  %-5s %s as %s%s, shown %s\n", rank, line(string(hit.Tool)), line(hit.Name), score, percent(hit.PWithinLimit))
 			}
 			if shown {
 				b.WriteString("  --- the text the model reads ---\n")

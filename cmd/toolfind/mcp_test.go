@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,4 +128,52 @@ func TestMCPBadFlags(t *testing.T) {
 		assert.Equal(t, exitBadInput, code, "%q: %s", tc.args, stderr)
 		assert.True(t, strings.HasPrefix(stderr, tc.want), "%q: %s", tc.args, stderr)
 	}
+}
+
+// TestMCPWithTypeScriptClient: the official TypeScript SDK's client (from
+// the npm packages .ci/install-npm.sh installs, $TOOLFIND_NPM_DIR) lists
+// toolfind mcp's tools and gets a ranking back, as a Node agent would.
+func TestMCPWithTypeScriptClient(t *testing.T) {
+	dir := os.Getenv("TOOLFIND_NPM_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", ".ci", "npm")
+	}
+	sdk, err := filepath.Abs(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "client"))
+	require.NoError(t, err)
+	if _, err := os.Stat(filepath.Join(sdk, "stdio.js")); err != nil {
+		t.Skipf("the TypeScript MCP SDK is not installed (.ci/install-npm.sh or $TOOLFIND_NPM_DIR): %v", err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	script := `import { Client } from ` + jsString("file://"+filepath.ToSlash(filepath.Join(sdk, "index.js"))) + `;
+import { StdioClientTransport } from ` + jsString("file://"+filepath.ToSlash(filepath.Join(sdk, "stdio.js"))) + `;
+const t = new StdioClientTransport({ command: ` + jsString(exe) + `, args: ["mcp", "--client", "claude"],
+  env: { ...process.env, ` + asToolfindEnv + `: "1" } });
+const c = new Client({ name: "ts", version: "1" });
+await c.connect(t);
+const tools = await c.listTools();
+const r = await c.callTool({ name: "rank_tools_for_query", arguments: { query: "invoice", rows: 1 } });
+console.log(JSON.stringify({ tools: tools.tools.map(x => x.name), text: r.content[0].text }));
+await c.close();
+`
+	p := writeFile(t, "client.mjs", script)
+	out, err := exec.Command(node, p).Output()
+	require.NoError(t, err, "%s", out)
+	var got struct {
+		Tools []string
+		Text  string
+	}
+	require.NoError(t, json.Unmarshal(out, &got), "%s", out)
+	assert.Equal(t, []string{"lint_tool_definitions", "rank_tools_for_query", "show_tool_as_model_sees_it", "suggest_findability_fixes"}, got.Tools)
+	assert.Contains(t, got.Text, "\n  1     billing/invoice_lookup as mcp__billing__invoice_lookup, score ")
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
