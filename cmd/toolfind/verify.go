@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,10 +14,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/claude"
+	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
 	"github.com/toolfind/toolfind/verify/claudecode"
+	"github.com/toolfind/toolfind/verify/copilotcli"
+	"github.com/toolfind/toolfind/verify/geminicli"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
@@ -33,6 +37,8 @@ type verifyOptions struct {
 	format   string
 	keep     bool
 	result   string // gemini: one CallToolResult for every tool
+	// resultJSON is --result's CallToolResult, read by checkVerifyGemini.
+	resultJSON json.RawMessage
 }
 
 func init() {
@@ -99,6 +105,54 @@ func newMCPStubCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
 	}
 }
 
+// verifyClient is one client's part of `toolfind verify`; runVerify
+// does the rest, the same for every client.
+type verifyClient struct {
+	// name is the client's name in --client; product names it in messages.
+	name, product string
+	// check refuses the flags the client does not take and returns the
+	// queries it runs.
+	check func(opts *verifyOptions) ([]verify.Query, error)
+	// resolve and version find the executable and its release.
+	resolve func(path string) (string, error)
+	version func(ctx context.Context, binary string) (string, error)
+	// run verifies the client once everything is ready.
+	run func(cmd *cobra.Command, opts *verifyOptions, t *verifyTarget, queries []verify.Query) error
+}
+
+var verifyClients = []verifyClient{
+	{name: "claude", product: "Claude Code", check: checkVerifyClaude, resolve: claudecode.ResolveBinary, version: claudecode.Version, run: runVerifyClaude},
+	{name: "gemini", product: "Gemini CLI", check: checkVerifyGemini, resolve: geminicli.ResolveBinary, version: geminicli.Version, run: runVerifyGemini},
+	{name: "copilot", product: "Copilot CLI", check: checkVerifyCopilot, resolve: copilotcli.ResolveBinary, version: copilotcli.Version, run: runVerifyCopilot},
+}
+
+// verifyTarget is what every client's verify starts from: the catalog,
+// the client's executable and release, the profile that release picks
+// (or --client NAME@VERSION names), the client's options, the catalog as
+// stub servers and the command that serves one, and standard error.
+type verifyTarget struct {
+	cat             *corpus.Catalog
+	binary, release string
+	prof            search.Profile
+	options         search.Options
+	servers         []mcpstub.Server
+	stub            []string
+	errOut          *safetext.Writer
+}
+
+// build is the simulation of the target's profile over the catalog with
+// the client's options (o, when not nil, instead).
+func (t *verifyTarget) build(o search.Options) (search.Simulator, error) {
+	if o == nil {
+		o = t.options
+	}
+	sim, err := search.Build(t.prof, t.cat, o)
+	if err != nil {
+		return nil, usageError("--client: %v", err)
+	}
+	return sim, nil
+}
+
 func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 	if opts.format != "text" && opts.format != "json" {
 		return usageError("--format %q: want text or json", opts.format)
@@ -114,105 +168,139 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 	}
 	spec := strings.TrimSpace(opts.global.clients)
 	id := search.ParseClientID(spec)
-	if opts.global.flags.Changed("client") && !strings.Contains(spec, ",") && id.Name == "gemini" {
-		return runVerifyGemini(cmd, opts, id)
+	var vc *verifyClient
+	for i := range verifyClients {
+		if opts.global.flags.Changed("client") && !strings.Contains(spec, ",") && id.Name == verifyClients[i].name {
+			vc = &verifyClients[i]
+		}
 	}
-	if opts.global.flags.Changed("client") && !strings.Contains(spec, ",") && id.Name == "copilot" {
-		return runVerifyCopilot(cmd, opts, id)
-	}
-	if !opts.global.flags.Changed("client") || strings.Contains(spec, ",") || id.Name != "claude" {
+	if vc == nil {
 		return usageError("verify checks one client: --client claude, gemini or copilot (or NAME@VERSION); got %q", spec)
 	}
-	if opts.result != "" {
-		return usageError("--result goes with --client gemini")
-	}
-	var queries []verify.Query
-	if opts.queries != "" {
-		qs, err := verify.ReadQueries(opts.queries)
-		if err != nil {
-			return badInput(err)
-		}
-		queries = qs
-	}
-	for _, q := range opts.query {
-		queries = append(queries, verify.Query{Text: q})
-	}
-	if len(queries) == 0 {
-		return usageError("verify needs --queries FILE or --query Q")
-	}
-	for i := range queries {
-		if queries[i].Limit == 0 {
-			queries[i].Limit = opts.global.limit
-		}
-	}
-	if opts.bundle != "" {
-		if entries, err := os.ReadDir(opts.bundle); err == nil && len(entries) > 0 {
-			return usageError("--bundle %s: folder is not empty", opts.bundle)
-		}
-	}
-	ctx := cmd.Context()
-	cat, err := opts.global.loadCatalog(ctx)
+	queries, err := vc.check(opts)
 	if err != nil {
 		return err
 	}
-	binary, err := claudecode.ResolveBinary(opts.binary)
-	if err != nil && opts.binary != "" {
-		return usageError("--binary: %v", err)
-	} else if err != nil {
+	ctx := cmd.Context()
+	t := &verifyTarget{}
+	if t.cat, err = opts.global.loadCatalog(ctx); err != nil {
+		return err
+	}
+	if t.binary, err = vc.resolve(opts.binary); err != nil {
+		if opts.binary != "" {
+			return usageError("--binary: %v", err)
+		}
 		return usageError("%v", err)
 	}
-	release, err := claudecode.Version(ctx, binary)
-	if err != nil {
+	if t.release, err = vc.version(ctx, t.binary); err != nil {
 		return liveError(err)
 	}
-	want := spec
+	want := id.String()
 	if id.Version == "" {
-		want = "claude@" + release
+		want = vc.name + "@" + t.release
 	}
 	prof, res, err := search.LookupRelease(want)
 	if err != nil {
 		return usageError("--client: %v", err)
 	}
-	errOut := safetext.NewWriter(opts.io.ErrOut)
-	defer errOut.Flush()
+	t.prof = prof
+	t.errOut = safetext.NewWriter(opts.io.ErrOut)
+	defer t.errOut.Flush()
 	if res.Note != "" {
-		fmt.Fprintf(errOut, "toolfind: note: %s\n", res.Note)
+		fmt.Fprintf(t.errOut, "toolfind: note: %s\n", res.Note)
 	}
 	if res.Warning != "" {
-		fmt.Fprintf(errOut, "toolfind: warning: %s\n", res.Warning)
+		fmt.Fprintf(t.errOut, "toolfind: warning: %s\n", res.Warning)
 	}
 	copts, err := opts.global.options()
 	if err != nil {
 		return err
 	}
-	sim, err := search.Build(prof, cat, copts[prof.ID.Name])
-	if err != nil {
-		return usageError("--client: %v", err)
+	t.options = search.Options{}
+	for k, v := range copts[prof.ID.Name] {
+		t.options[k] = v
 	}
-	servers, err := mcpstub.FromCatalog(cat)
-	if err != nil {
+	if t.servers, err = mcpstub.FromCatalog(t.cat); err != nil {
 		return badInput(err)
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("finding toolfind's own executable for the stub servers: %w", err)
 	}
-	runner := &claudecode.Runner{Binary: binary, Servers: servers, StubCommand: []string{self, "mcp-stub"}, Keep: opts.keep}
-	if b, _ := search.Options(copts[prof.ID.Name]).Bool(claude.OptBuiltins, true); !b {
+	t.stub = []string{self, "mcp-stub"}
+	return vc.run(cmd, opts, t, queries)
+}
+
+// verifyQueries reads --queries and --query, each query's limit --limit
+// unless it has its own.
+func verifyQueries(opts *verifyOptions) ([]verify.Query, error) {
+	var queries []verify.Query
+	if opts.queries != "" {
+		qs, err := verify.ReadQueries(opts.queries)
+		if err != nil {
+			return nil, badInput(err)
+		}
+		queries = qs
+	}
+	for _, q := range opts.query {
+		queries = append(queries, verify.Query{Text: q})
+	}
+	for i := range queries {
+		if queries[i].Limit == 0 {
+			queries[i].Limit = opts.global.limit
+		}
+	}
+	return queries, nil
+}
+
+// runVerifyQueries asks the real client and the simulation every query,
+// with a progress bar on a terminal.
+func runVerifyQueries(cmd *cobra.Command, opts *verifyOptions, real verify.Client, sim search.Simulator, queries []verify.Query) (*verify.Report, error) {
+	bar := newProgress(opts.io.ErrOut, IsTerminal(opts.io.ErrOut))
+	rep, err := verify.Run(cmd.Context(), real, sim, queries, verify.Options{
+		Parallel: opts.parallel, Timeout: opts.timeout,
+		Progress: func(done, total int, o verify.Outcome) { bar.update(done, total, o) },
+	})
+	bar.finish()
+	return rep, err
+}
+
+func checkVerifyClaude(opts *verifyOptions) ([]verify.Query, error) {
+	if opts.result != "" {
+		return nil, usageError("--result goes with --client gemini")
+	}
+	queries, err := verifyQueries(opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(queries) == 0 {
+		return nil, usageError("verify needs --queries FILE or --query Q")
+	}
+	if opts.bundle != "" {
+		if entries, err := os.ReadDir(opts.bundle); err == nil && len(entries) > 0 {
+			return nil, usageError("--bundle %s: folder is not empty", opts.bundle)
+		}
+	}
+	return queries, nil
+}
+
+// runVerifyClaude runs Claude Code once per query (verify/claudecode).
+func runVerifyClaude(cmd *cobra.Command, opts *verifyOptions, t *verifyTarget, queries []verify.Query) error {
+	sim, err := t.build(nil)
+	if err != nil {
+		return err
+	}
+	prof, errOut := t.prof, t.errOut
+	runner := &claudecode.Runner{Binary: t.binary, Servers: t.servers, StubCommand: t.stub, Keep: opts.keep}
+	if b, _ := t.options.Bool(claude.OptBuiltins, true); !b {
 		if cp, ok := claudeProfile(prof.ID.Version); ok {
 			runner.Args = []string{"--disallowedTools", strings.Join(claude.DeferredBuiltins(cp), ",")}
 		}
 	}
 	fmt.Fprintf(errOut, "toolfind: verifying Claude Code %s (%s) against %s: %d %s, %d %s, %d at a time\n",
-		release, binary, prof.ID, len(servers), plural(len(servers), "server", "servers"), len(queries), plural(len(queries), "query", "queries"), opts.parallel)
-
-	bar := newProgress(opts.io.ErrOut, IsTerminal(opts.io.ErrOut))
-	rep, runErr := verify.Run(ctx, runner, sim, queries, verify.Options{
-		Parallel: opts.parallel, Timeout: opts.timeout,
-		Progress: func(done, total int, o verify.Outcome) { bar.update(done, total, o) },
-	})
-	bar.finish()
-	rep.Client = "claude " + release
+		t.release, t.binary, prof.ID, len(t.servers), plural(len(t.servers), "server", "servers"), len(queries), plural(len(queries), "query", "queries"), opts.parallel)
+	rep, runErr := runVerifyQueries(cmd, opts, runner, sim, queries)
+	rep.Client = "claude " + t.release
 	if opts.format == "json" {
 		if err := writeJSON(opts.io.Out, rep); err != nil {
 			return err
@@ -221,7 +309,7 @@ func runVerify(cmd *cobra.Command, opts *verifyOptions) error {
 		return err
 	}
 	if opts.bundle != "" {
-		cb, err := json.Marshal(map[string]any{"servers": servers})
+		cb, err := json.Marshal(map[string]any{"servers": t.servers})
 		if err != nil {
 			return err
 		}

@@ -3,17 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/copilot"
 	"github.com/toolfind/toolfind/internal/safetext"
-	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
 	"github.com/toolfind/toolfind/verify/copilotcli"
-	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
 // copilotVerifyReport is `verify --client copilot --format json`.
@@ -26,92 +23,35 @@ type copilotVerifyReport struct {
 	Search  *verify.Report         `json:"search,omitempty"`
 }
 
+func checkVerifyCopilot(opts *verifyOptions) ([]verify.Query, error) {
+	if opts.result != "" {
+		return nil, usageError("--result goes with --client gemini")
+	}
+	if opts.bundle != "" {
+		return nil, usageError("--bundle goes with --client claude")
+	}
+	return verifyQueries(opts)
+}
+
 // runVerifyCopilot runs the user's Copilot CLI offline against the
 // catalog: once to capture the tool entries and the deferral decision,
 // then once per query (a tool_search_tool pattern).
-func runVerifyCopilot(cmd *cobra.Command, opts *verifyOptions, id search.ClientID) error {
-	if opts.result != "" {
-		return usageError("--result goes with --client gemini")
-	}
-	if opts.bundle != "" {
-		return usageError("--bundle goes with --client claude")
-	}
-	var queries []verify.Query
-	if opts.queries != "" {
-		qs, err := verify.ReadQueries(opts.queries)
-		if err != nil {
-			return badInput(err)
-		}
-		queries = qs
-	}
-	for _, q := range opts.query {
-		queries = append(queries, verify.Query{Text: q})
-	}
-	for i := range queries {
-		if queries[i].Limit == 0 {
-			queries[i].Limit = opts.global.limit
-		}
-	}
+func runVerifyCopilot(cmd *cobra.Command, opts *verifyOptions, t *verifyTarget, queries []verify.Query) error {
 	ctx := cmd.Context()
-	cat, err := opts.global.loadCatalog(ctx)
-	if err != nil {
-		return err
-	}
-	binary := opts.binary
-	if binary == "" {
-		if binary, err = copilotcli.FindBinary(); err != nil {
-			return usageError("%v", err)
-		}
-	}
-	release, err := copilotcli.Version(ctx, binary)
-	if err != nil {
-		return liveError(err)
-	}
-	want := id.String()
-	if id.Version == "" {
-		want = "copilot@" + release
-	}
-	prof, res, err := search.LookupRelease(want)
-	if err != nil {
-		return usageError("--client: %v", err)
-	}
-	errOut := safetext.NewWriter(opts.io.ErrOut)
-	defer errOut.Flush()
-	if res.Note != "" {
-		fmt.Fprintf(errOut, "toolfind: note: %s\n", res.Note)
-	}
-	if res.Warning != "" {
-		fmt.Fprintf(errOut, "toolfind: warning: %s\n", res.Warning)
-	}
-	copts, err := opts.global.options()
-	if err != nil {
-		return err
-	}
-	o := search.Options{}
-	for k, v := range copts[prof.ID.Name] {
-		o[k] = v
-	}
+	o, errOut, release, binary, prof, servers := t.options, t.errOut, t.release, t.binary, t.prof, t.servers
 	// verify runs the CLI offline (COPILOT_OFFLINE=true): two builtins
 	// fewer than online, which the simulation must count the same way.
 	o[copilot.OptOffline] = "true"
-	s, err := search.Build(prof, cat, o)
+	s, err := t.build(o)
 	if err != nil {
-		return usageError("--client: %v", err)
+		return err
 	}
 	sim, ok := s.(*copilot.Simulator)
 	if !ok {
 		return usageError("--client %s: not a Copilot CLI profile", prof.ID)
 	}
-	servers, err := mcpstub.FromCatalog(cat)
-	if err != nil {
-		return badInput(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding toolfind's own executable for the stub servers: %w", err)
-	}
 	popts, _ := copilot.ParseOptions(o)
-	runner := &copilotcli.Runner{Binary: binary, Servers: servers, StubCommand: []string{self, "mcp-stub"},
+	runner := &copilotcli.Runner{Binary: binary, Servers: servers, StubCommand: t.stub,
 		Model: sim.Model(), API: sim.API(), NeverDefer: popts.NeverDefer, Keep: opts.keep}
 	fmt.Fprintf(errOut, "toolfind: verifying Copilot CLI %s (%s) against %s offline, %s over %s: %d %s, %d %s\n",
 		release, binary, prof.ID, sim.Model(), sim.API(), len(servers), plural(len(servers), "server", "servers"),
@@ -127,10 +67,7 @@ func runVerifyCopilot(cmd *cobra.Command, opts *verifyOptions, id search.ClientI
 		if !sim.Searchable() {
 			fmt.Fprintf(errOut, "toolfind: note: the simulation gives this model and wire no tool_search_tool (%s); the queries check that the CLI offers none either\n", sim.Mode())
 		}
-		bar := newProgress(opts.io.ErrOut, IsTerminal(opts.io.ErrOut))
-		rep, err := verify.Run(ctx, runner, sim, queries, verify.Options{Parallel: opts.parallel, Timeout: opts.timeout,
-			Progress: func(done, total int, o verify.Outcome) { bar.update(done, total, o) }})
-		bar.finish()
+		rep, err := runVerifyQueries(cmd, opts, runner, sim, queries)
 		rep.Client = out.Client
 		out.Search, runErr = rep, err
 	}

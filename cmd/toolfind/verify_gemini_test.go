@@ -2,45 +2,19 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolfind/toolfind/internal/fakeclient"
 )
 
-var (
-	fakeGeminiOnce sync.Once
-	fakeGeminiBin  string
-	fakeGeminiErr  error
-)
-
-// fakeGemini builds the fake Gemini CLI (verify/geminicli/testdata) once.
+// fakeGemini builds the fake Gemini CLI (verify/geminicli/testdata).
 func fakeGemini(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the fake client")
-	}
-	fakeGeminiOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "toolfind-cmd-fakegemini-")
-		if err != nil {
-			fakeGeminiErr = err
-			return
-		}
-		fakeGeminiBin = filepath.Join(dir, "gemini")
-		if out, err := exec.Command("go", "build", "-o", fakeGeminiBin, "../../verify/geminicli/testdata/fakegemini").CombinedOutput(); err != nil {
-			fakeGeminiErr = err
-			fakeGeminiBin = string(out)
-		}
-	})
-	if fakeGeminiErr != nil {
-		t.Fatalf("building the fake client: %v\n%s", fakeGeminiErr, fakeGeminiBin)
-	}
-	return fakeGeminiBin
+	return fakeclient.Build(t, "../../verify/geminicli/testdata/fakegemini", "gemini", "")
 }
 
 // verify --client gemini on the demo catalog: every declared tool answered

@@ -3,15 +3,14 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/toolfind/toolfind/claude"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/fakeclient"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
 )
@@ -31,32 +30,10 @@ func init() {
 	})
 }
 
-var (
-	fakeOnce sync.Once
-	fakeDir  string
-	fakeErr  error
-)
-
 // fakeClaude builds the fake client (verify/claudecode/testdata) once per
 // version.
 func fakeClaude(t *testing.T, version string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the fake client")
-	}
-	fakeOnce.Do(func() { fakeDir, fakeErr = os.MkdirTemp("", "toolfind-cmd-fakeclaude-") })
-	if fakeErr != nil {
-		t.Fatal(fakeErr)
-	}
-	p := filepath.Join(fakeDir, "claude-"+version)
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	out, err := exec.Command("go", "build", "-o", p, "-ldflags", "-X main.version="+version, "../../verify/claudecode/testdata/fakeclaude").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the fake client: %v\n%s", err, out)
-	}
-	return p
+	return fakeclient.Build(t, "../../verify/claudecode/testdata/fakeclaude", "claude-"+version, "-X main.version="+version)
 }
 
 var elapsed = regexp.MustCompile(`, \d+\.\ds\)`)

@@ -40,20 +40,18 @@
 package claudecode
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
 	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
+	"github.com/toolfind/toolfind/verify/clientproc"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
@@ -81,67 +79,27 @@ type Runner struct {
 
 var _ verify.Client = (*Runner)(nil)
 
-// FindBinary returns the claude executable on PATH.
-func FindBinary() (string, error) {
-	p, err := exec.LookPath("claude")
-	if err != nil {
-		return "", fmt.Errorf("no claude on PATH (give --binary): %w", err)
-	}
-	return p, nil
-}
-
 // ResolveBinary turns the client executable a user names into the path
-// that Version and Runner run. Every run starts the client in a throwaway
-// working folder, where a relative path names nothing, so a path with a
-// separator ("../x/claude", "bin/claude") is made absolute against the
-// current folder, as the user meant it; a bare name ("claude") is looked
-// up in PATH, as a shell would; "" is claude on PATH (FindBinary).
+// that Version and Runner run (clientproc.ResolveBinary): "" is claude on
+// PATH.
 func ResolveBinary(path string) (string, error) {
-	switch {
-	case path == "":
-		return FindBinary()
-	case !strings.ContainsRune(path, filepath.Separator) && !strings.ContainsRune(path, '/'):
-		p, err := exec.LookPath(path)
-		if err != nil {
-			return "", fmt.Errorf("no %s on PATH: %w", path, err)
-		}
-		return filepath.Abs(p)
-	}
-	return filepath.Abs(path)
+	return clientproc.ResolveBinary("claude", path, "give --binary")
 }
 
 // Version runs `BINARY --version` in a throwaway environment and returns
 // the release it prints first ("2.1.332 (Claude Code)" → "2.1.332").
 func Version(ctx context.Context, binary string) (string, error) {
-	tmp, err := os.MkdirTemp("", "toolfind-verify-version-")
+	binary, err := ResolveBinary(binary)
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	if err := makeDirs(tmp); err != nil {
+	out, err := clientproc.VersionOutput(ctx, binary, time.Minute, func(d *clientproc.Dir) []string {
+		return append(claudeEnv(), "CLAUDE_CONFIG_DIR="+d.Join("home", ".claude"))
+	}, claudeDirs...)
+	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	if binary, err = ResolveBinary(binary); err != nil {
-		return "", err
-	}
-	cmd := exec.CommandContext(ctx, binary, "--version")
-	cmd.Env = append(baseEnv(tmp), "CLAUDE_CONFIG_DIR="+filepath.Join(tmp, "home", ".claude"))
-	cmd.Dir = filepath.Join(tmp, "work")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s --version: %w%s", binary, err, tail("; stderr: ", errOut.String()))
-	}
-	fields := strings.Fields(out.String())
-	if len(fields) == 0 {
-		return "", fmt.Errorf("%s --version printed nothing", binary)
-	}
-	if _, err := search.ParseRelease(fields[0]); err != nil {
-		return "", fmt.Errorf("%s --version: %q does not start with a release number", binary, strings.TrimSpace(out.String()))
-	}
-	return fields[0], nil
+	return clientproc.FirstRelease(binary, out)
 }
 
 // SearchTool is the name of Claude Code's search tool (specs/claude.md
@@ -199,38 +157,30 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	if len(r.StubCommand) == 0 {
 		return verify.Answer{}, errors.New("claudecode: no stub command")
 	}
-	tmp, err := os.MkdirTemp("", "toolfind-verify-run-")
+	binary, err := ResolveBinary(r.Binary)
+	if err != nil {
+		return verify.Answer{}, err
+	}
+	d, err := clientproc.NewDir("toolfind-verify-run-", claudeDirs...)
 	if err != nil {
 		return verify.Answer{}, err
 	}
 	if !r.Keep {
-		defer os.RemoveAll(tmp)
+		defer d.Remove()
 	}
-	if err := makeDirs(tmp); err != nil {
+	cfgDir := d.Join("home", ".claude")
+	if err := writeClientConfig(cfgDir, d.Work()); err != nil {
 		return verify.Answer{}, err
 	}
-	cfgDir, work := filepath.Join(tmp, "home", ".claude"), filepath.Join(tmp, "work")
-	if err := writeClientConfig(cfgDir, work); err != nil {
-		return verify.Answer{}, err
-	}
-	mcpPath, err := r.writeMCPConfig(tmp)
+	mcpPath, err := r.writeMCPConfig(d)
 	if err != nil {
 		return verify.Answer{}, err
 	}
-	api, err := messagesapi.Start(Input(q), func() []string { return r.unlisted(tmp) })
+	api, err := messagesapi.Start(Input(q), func() []string { return r.unlisted(d) })
 	if err != nil {
 		return verify.Answer{}, err
 	}
-
-	args := append([]string{"-p", "go", "--mcp-config", mcpPath, "--strict-mcp-config", "--output-format", "json"}, r.Args...)
-	binary, err := ResolveBinary(r.Binary)
-	if err != nil {
-		api.Close()
-		return verify.Answer{}, err
-	}
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = work
-	cmd.Env = append(append(baseEnv(tmp),
+	env := append(append(append(d.Env(), claudeEnv()...),
 		"CLAUDE_CONFIG_DIR="+cfgDir,
 		"ANTHROPIC_BASE_URL="+api.URL(),
 		"ANTHROPIC_API_KEY=sk-ant-toolfind-verify-dummy",
@@ -239,39 +189,13 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 		// documented MCP_TIMEOUT): on a busy machine a stub can be slow.
 		"MCP_TIMEOUT=60000",
 	), r.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	newProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		api.Close()
-		return verify.Answer{}, fmt.Errorf("starting %s: %w", r.Binary, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	grace := r.Grace
-	if grace <= 0 {
-		grace = 10 * time.Second
-	}
-	var waitErr error
-	select {
-	case waitErr = <-exited:
-	case <-api.Done():
-		select {
-		case waitErr = <-exited:
-		case <-time.After(grace):
-			killGroup(cmd)
-			<-exited
-		case <-ctx.Done():
-			killGroup(cmd)
-			<-exited
-		}
-	case <-ctx.Done():
-		killGroup(cmd)
-		<-exited
-	}
-	killGroup(cmd) // whatever the client left running (its stub servers)
-
+	x, err := clientproc.Run(ctx, clientproc.Cmd{Binary: binary,
+		Args: append([]string{"-p", "go", "--mcp-config", mcpPath, "--strict-mcp-config", "--output-format", "json"}, r.Args...),
+		Dir:  d.Work(), Env: env, Done: api.Done(), Grace: r.Grace})
 	st := api.Close()
+	if err != nil {
+		return verify.Answer{}, err
+	}
 	got, called, offered, required, unlisted := st.Captured, st.Called, st.Offered, st.Required, st.Unlisted
 	if len(unlisted) > 0 {
 		return verify.Answer{}, fmt.Errorf("Claude Code searched before these servers had listed their tools: %s (slow to start; the answer would cover part of the catalog; run fewer at a time with --parallel)",
@@ -293,23 +217,10 @@ func (r *Runner) Run(ctx context.Context, q verify.Query) (verify.Answer, error)
 	default:
 		msg = "claude made no model request"
 	}
-	if waitErr != nil && ctx.Err() == nil {
-		msg += "; claude: " + waitErr.Error()
+	if x.Err != nil && ctx.Err() == nil {
+		msg += "; claude: " + x.Err.Error()
 	}
-	msg += tail("; stdout: ", stdout.String()) + tail("; stderr: ", stderr.String())
-	return verify.Answer{}, errors.New(msg)
-}
-
-func makeDirs(tmp string) error {
-	home := filepath.Join(tmp, "home")
-	for _, d := range []string{filepath.Join(home, ".claude"), filepath.Join(home, ".config"), filepath.Join(home, ".cache"),
-		filepath.Join(home, ".local", "share"), filepath.Join(home, ".local", "state"),
-		filepath.Join(tmp, "tmp"), filepath.Join(tmp, "work"), filepath.Join(tmp, "servers")} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return err
-		}
-	}
-	return nil
+	return verify.Answer{}, errors.New(msg + x.Output())
 }
 
 // writeClientConfig marks onboarding done and the work folder trusted, so
@@ -331,79 +242,56 @@ func writeClientConfig(cfgDir, work string) error {
 
 // writeMCPConfig writes one stub file per server and the MCP config that
 // starts them.
-func (r *Runner) writeMCPConfig(tmp string) (string, error) {
+func (r *Runner) writeMCPConfig(d *clientproc.Dir) (string, error) {
+	files, err := d.WriteStubs(r.Servers)
+	if err != nil {
+		return "", err
+	}
 	servers := map[string]any{}
 	for i, s := range r.Servers {
-		data, err := s.Marshal()
-		if err != nil {
-			return "", fmt.Errorf("server %q: %w", s.Name, err)
-		}
-		f := filepath.Join(tmp, "servers", fmt.Sprintf("%03d.json", i))
-		if err := os.WriteFile(f, data, 0o600); err != nil {
-			return "", err
-		}
 		env := map[string]string{}
 		for k, v := range r.StubEnv {
 			env[k] = v
 		}
 		servers[s.Name] = map[string]any{"type": "stdio", "command": r.StubCommand[0],
-			"args": append(append([]string{}, r.StubCommand[1:]...), f, markerPath(tmp, i)), "env": env}
+			"args": clientproc.StubArgs(r.StubCommand, files[i], markerPath(d, i)), "env": env}
 	}
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	if err != nil {
 		return "", err
 	}
-	p := filepath.Join(tmp, "mcp.json")
+	p := d.Join("mcp.json")
 	return p, os.WriteFile(p, b, 0o600)
 }
 
 // markerPath is the file the i-th stub creates as it answers
 // tools/list.
-func markerPath(tmp string, i int) string {
-	return filepath.Join(tmp, "servers", fmt.Sprintf("%03d.listed", i))
+func markerPath(d *clientproc.Dir, i int) string {
+	return d.Join("servers", fmt.Sprintf("%03d.listed", i))
 }
 
 // unlisted names the servers whose stub has not answered tools/list yet.
-func (r *Runner) unlisted(tmp string) []string {
+func (r *Runner) unlisted(d *clientproc.Dir) []string {
 	var out []string
 	for i, s := range r.Servers {
-		if _, err := os.Stat(markerPath(tmp, i)); err != nil {
+		if _, err := os.Stat(markerPath(d, i)); err != nil {
 			out = append(out, s.Name)
 		}
 	}
 	return out
 }
 
-// baseEnv is a clean environment under the run's throwaway folder: only
-// PATH comes from the caller.
-func baseEnv(tmp string) []string {
-	home := filepath.Join(tmp, "home")
+// claudeDirs are the folders made in the throwaway HOME: the config
+// folder and the XDG folders.
+var claudeDirs = []string{"home/.claude", "home/.config", "home/.cache", "home/.local/share", "home/.local/state"}
+
+// claudeEnv turns off Claude Code's telemetry, error reporting,
+// auto-updater and other non-essential traffic.
+func claudeEnv() []string {
 	return []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"USER=toolfind",
-		"LANG=C.UTF-8",
-		"TERM=dumb",
-		"TMPDIR=" + filepath.Join(tmp, "tmp"),
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
 		"DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 	}
-}
-
-// tail is label + the last 300 bytes of s, or "" when s is blank.
-func tail(label, s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
-	}
-	if len(s) > 300 {
-		s = "…" + s[len(s)-300:]
-	}
-	return label + s
 }

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,52 +15,21 @@ import (
 
 	"github.com/toolfind/toolfind/claude"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/fakeclient"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/verify"
 	"github.com/toolfind/toolfind/verify/claudecode/messagesapi"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
-// stubEnv makes this test binary act as the stub MCP server (TestMain),
-// as the toolfind binary does with `toolfind mcp-stub`.
-const stubEnv = "TOOLFIND_TEST_MCPSTUB"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(stubEnv) == "1" {
-		os.Exit(mcpstub.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
+	fakeclient.ServeStub()
 	os.Exit(m.Run())
 }
 
-var (
-	fakeMu    sync.Mutex
-	fakeBins  = map[string]string{}
-	fakeBuild string
-)
-
-// fakeClaude builds testdata/fakeclaude reporting the given version, once
-// per version per test run.
+// fakeClaude builds testdata/fakeclaude reporting the given version.
 func fakeClaude(t *testing.T, version string) string {
-	t.Helper()
-	fakeMu.Lock()
-	defer fakeMu.Unlock()
-	if p, ok := fakeBins[version]; ok {
-		return p
-	}
-	if fakeBuild == "" {
-		dir, err := os.MkdirTemp("", "toolfind-fakeclaude-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fakeBuild = dir
-	}
-	p := filepath.Join(fakeBuild, "claude-"+version)
-	cmd := exec.Command("go", "build", "-o", p, "-ldflags", "-X main.version="+version, "./testdata/fakeclaude")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the fake client: %v\n%s", err, out)
-	}
-	fakeBins[version] = p
-	return p
+	return fakeclient.Build(t, "./testdata/fakeclaude", "claude-"+version, "-X main.version="+version)
 }
 
 func runner(t *testing.T, bin string, cat *corpus.Catalog) *Runner {
@@ -71,7 +38,8 @@ func runner(t *testing.T, bin string, cat *corpus.Catalog) *Runner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Runner{Binary: bin, Servers: servers, StubCommand: []string{os.Args[0]}, StubEnv: map[string]string{stubEnv: "1"}}
+	stub, env := fakeclient.Stub()
+	return &Runner{Binary: bin, Servers: servers, StubCommand: stub, StubEnv: env}
 }
 
 // failedList is the demo catalog plus a server whose tools/list fails

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/toolfind/toolfind/verify/clientproc"
 )
 
 // callID is the id of the emulated model's tool_search_tool call.
@@ -20,36 +21,22 @@ const callID = "toolfind_search_1"
 // call of it (when the run has a pattern); the request that carries the
 // call's result ends the run. Any other request gets the text "DONE".
 type api struct {
-	ln   net.Listener
-	srv  *http.Server
+	*clientproc.API
 	call []byte // the tool_search_tool input, nil for a capture run
 
-	mu       sync.Mutex
-	first    []byte          // the first request's body
-	result   json.RawMessage // the call's result content
-	gotCall  bool            // the call was made
-	offered  []string        // tool names of the first request
-	done     chan struct{}
-	doneOnce sync.Once
-	err      error
+	mu      sync.Mutex
+	first   []byte          // the first request's body
+	result  json.RawMessage // the call's result content
+	gotCall bool            // the call was made
+	offered []string        // tool names of the first request
 }
 
 func startAPI(call []byte) (*api, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	a := &api{ln: ln, call: call, done: make(chan struct{})}
-	a.srv = &http.Server{Handler: http.HandlerFunc(a.serve)}
-	go func() { _ = a.srv.Serve(ln) }()
-	return a, nil
+	a := &api{call: call}
+	var err error
+	a.API, err = clientproc.StartAPI("emulated model API", http.HandlerFunc(a.serve))
+	return a, err
 }
-
-func (a *api) url() string { return "http://" + a.ln.Addr().String() }
-
-func (a *api) close() { _ = a.srv.Close() }
-
-func (a *api) finish() { a.doneOnce.Do(func() { close(a.done) }) }
 
 // request is a model request body, as far as verify reads it.
 type request struct {
@@ -64,7 +51,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `{"object":"list","data":[]}`)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 256<<20))
+	body, err := clientproc.ReadBody(r)
 	if err != nil || r.Method != http.MethodPost {
 		http.Error(w, "bad request", http.StatusBadRequest)
 		return
@@ -103,17 +90,14 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !answerCall {
-		a.finish() // the answer is in, or there will be none
+		a.Finish() // the answer is in, or there will be none
 	}
 }
 
+// fail keeps the run's first error and ends the run.
 func (a *api) fail(err error) {
-	a.mu.Lock()
-	if a.err == nil {
-		a.err = err
-	}
-	a.mu.Unlock()
-	a.finish()
+	a.Fail(err)
+	a.Finish()
 }
 
 // ToolNames are the names of a tools array's entries (functions inside

@@ -25,19 +25,18 @@
 package copilotcli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/toolfind/toolfind/copilot"
 	"github.com/toolfind/toolfind/verify"
+	"github.com/toolfind/toolfind/verify/clientproc"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
@@ -65,39 +64,31 @@ type Runner struct {
 
 var _ verify.Client = (*Runner)(nil)
 
-// FindBinary returns the copilot executable on PATH.
-func FindBinary() (string, error) {
-	p, err := exec.LookPath("copilot")
-	if err != nil {
-		return "", fmt.Errorf("no copilot on PATH (give --binary): %w", err)
-	}
-	return p, nil
+// ResolveBinary turns the executable a user names into an absolute path
+// (a run starts in another folder; clientproc.ResolveBinary): "" is
+// copilot on PATH.
+func ResolveBinary(binary string) (string, error) {
+	return clientproc.ResolveBinary("copilot", binary, "give --binary")
 }
 
 // Version runs `BINARY --version` and returns the release it names
 // ("GitHub Copilot CLI 1.0.102." → "1.0.102").
 func Version(ctx context.Context, binary string) (string, error) {
-	tmp, err := os.MkdirTemp("", "toolfind-verify-version-")
+	binary, err := ResolveBinary(binary)
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "--version")
-	cmd.Env = baseEnv(tmp)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s --version: %w%s", binary, err, tail("; stderr: ", errOut.String()))
+	out, err := clientproc.VersionOutput(ctx, binary, 2*time.Minute, copilotEnv)
+	if err != nil {
+		return "", err
 	}
-	for _, f := range strings.Fields(out.String()) {
+	for _, f := range strings.Fields(out) {
 		f = strings.TrimSuffix(f, ".")
 		if f != "" && f[0] >= '0' && f[0] <= '9' && strings.Count(f, ".") >= 1 {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("%s --version: no release number in %q", binary, strings.TrimSpace(out.String()))
+	return "", fmt.Errorf("%s --version: no release number in %q", binary, strings.TrimSpace(out))
 }
 
 // Capture is what one run of the CLI sent in its first model request.
@@ -193,19 +184,18 @@ func (r *Runner) run(ctx context.Context, call []byte) (*runState, error) {
 	if len(r.StubCommand) == 0 {
 		return nil, errors.New("copilotcli: no stub command")
 	}
-	tmp, err := os.MkdirTemp("", "toolfind-verify-copilot-")
+	binary, err := ResolveBinary(r.Binary)
+	if err != nil {
+		return nil, err
+	}
+	d, err := clientproc.NewDir("toolfind-verify-copilot-", "home/.copilot", "logs")
 	if err != nil {
 		return nil, err
 	}
 	if !r.Keep {
-		defer os.RemoveAll(tmp)
+		defer d.Remove()
 	}
-	for _, d := range []string{"home/.copilot", "work", "servers", "tmp", "logs"} {
-		if err := os.MkdirAll(filepath.Join(tmp, d), 0o700); err != nil {
-			return nil, err
-		}
-	}
-	cfg, err := r.writeMCPConfig(tmp)
+	cfg, err := r.writeMCPConfig(d)
 	if err != nil {
 		return nil, err
 	}
@@ -213,12 +203,12 @@ func (r *Runner) run(ctx context.Context, call []byte) (*runState, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer a.close()
-	base := a.url() + "/v1"
-	env := baseEnv(tmp)
+	defer a.Close()
+	base := a.URL() + "/v1"
+	env := append(d.Env(), copilotEnv(d)...)
 	switch r.API {
 	case copilot.Anthropic:
-		base = a.url()
+		base = a.URL()
 		env = append(env, "COPILOT_PROVIDER_TYPE=anthropic")
 	case copilot.Responses:
 		env = append(env, "COPILOT_PROVIDER_WIRE_API=responses")
@@ -230,54 +220,25 @@ func (r *Runner) run(ctx context.Context, call []byte) (*runState, error) {
 	env = append(env, "COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+base, "COPILOT_PROVIDER_API_KEY=sk-toolfind-verify-dummy",
 		"COPILOT_MODEL="+model, "COPILOT_AUTO_UPDATE=false")
 	env = append(env, r.Env...)
-	cmd := exec.Command(r.Binary, "-p", "go", "--no-auto-update", "--allow-all-tools", "--additional-mcp-config", "@"+cfg,
-		"--log-level", "debug", "--log-dir", filepath.Join(tmp, "logs"))
-	cmd.Dir = filepath.Join(tmp, "work")
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	newProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", r.Binary, err)
+	x, err := clientproc.Run(ctx, clientproc.Cmd{Binary: binary,
+		Args: []string{"-p", "go", "--no-auto-update", "--allow-all-tools", "--additional-mcp-config", "@" + cfg,
+			"--log-level", "debug", "--log-dir", d.Join("logs")},
+		Dir: d.Work(), Env: env, Done: a.Done(), Grace: r.Grace})
+	if err != nil {
+		return nil, err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	grace := r.Grace
-	if grace <= 0 {
-		grace = 10 * time.Second
-	}
-	var waitErr error
-	select {
-	case waitErr = <-exited:
-	case <-a.done:
-		select {
-		case waitErr = <-exited:
-		case <-time.After(grace):
-			killGroup(cmd)
-			<-exited
-		case <-ctx.Done():
-			killGroup(cmd)
-			<-exited
-		}
-	case <-ctx.Done():
-		killGroup(cmd)
-		<-exited
-	}
-	killGroup(cmd) // whatever the client left running (its stub servers)
 	a.mu.Lock()
-	st := &runState{first: a.first, result: a.result, gotCall: a.gotCall, offered: a.offered,
-		output: tail("; stdout: ", stdout.String()) + tail("; stderr: ", stderr.String())}
-	apiErr := a.err
+	st := &runState{first: a.first, result: a.result, gotCall: a.gotCall, offered: a.offered, output: x.Output()}
 	a.mu.Unlock()
 	switch {
-	case apiErr != nil:
-		return nil, apiErr
+	case a.Err() != nil:
+		return nil, a.Err()
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case st.first == nil:
 		msg := "the CLI made no model request"
-		if waitErr != nil {
-			msg += ": " + waitErr.Error()
+		if x.Err != nil {
+			msg += ": " + x.Err.Error()
 		}
 		return nil, errors.New(msg + st.output)
 	}
@@ -286,23 +247,19 @@ func (r *Runner) run(ctx context.Context, call []byte) (*runState, error) {
 
 // writeMCPConfig writes one stub file per server and the MCP config that
 // starts them.
-func (r *Runner) writeMCPConfig(tmp string) (string, error) {
+func (r *Runner) writeMCPConfig(d *clientproc.Dir) (string, error) {
 	never := map[string]bool{}
 	for _, n := range r.NeverDefer {
 		never[n] = true
 	}
+	files, err := d.WriteStubs(r.Servers)
+	if err != nil {
+		return "", err
+	}
 	servers := map[string]any{}
 	for i, s := range r.Servers {
-		data, err := s.Marshal()
-		if err != nil {
-			return "", fmt.Errorf("server %q: %w", s.Name, err)
-		}
-		f := filepath.Join(tmp, "servers", fmt.Sprintf("%03d.json", i))
-		if err := os.WriteFile(f, data, 0o600); err != nil {
-			return "", err
-		}
 		e := map[string]any{"type": "stdio", "command": r.StubCommand[0],
-			"args": append(append([]string{}, r.StubCommand[1:]...), f), "tools": []string{"*"}}
+			"args": clientproc.StubArgs(r.StubCommand, files[i]), "tools": []string{"*"}}
 		if never[s.Name] {
 			e["deferTools"] = "never"
 		}
@@ -312,44 +269,22 @@ func (r *Runner) writeMCPConfig(tmp string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p := filepath.Join(tmp, "mcp.json")
+	p := d.Join("mcp.json")
 	return p, os.WriteFile(p, b, 0o600)
 }
 
-// baseEnv is a clean environment under the run's throwaway folder: only
-// PATH comes from the caller, and the package cache is kept across runs.
-func baseEnv(tmp string) []string {
-	home := filepath.Join(tmp, "home")
+// copilotEnv is what the CLI adds to a clean environment: its home
+// folder, no colours, and the package cache kept across runs.
+func copilotEnv(d *clientproc.Dir) []string {
 	cache := os.Getenv("COPILOT_PKG_CACHE_HOME")
 	if cache == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			cache = filepath.Join(d, "toolfind", "copilot-pkg")
+		if dir, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(dir, "toolfind", "copilot-pkg")
 		}
 	}
-	env := []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"COPILOT_HOME=" + filepath.Join(home, ".copilot"),
-		"USER=toolfind",
-		"LANG=C.UTF-8",
-		"TERM=dumb",
-		"TMPDIR=" + filepath.Join(tmp, "tmp"),
-		"NO_COLOR=1",
-	}
+	env := []string{"COPILOT_HOME=" + d.Join("home", ".copilot"), "NO_COLOR=1"}
 	if cache != "" {
 		env = append(env, "COPILOT_PKG_CACHE_HOME="+cache)
 	}
 	return env
-}
-
-// tail is label + the last 300 bytes of s, or "" when s is blank.
-func tail(label, s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
-	}
-	if len(s) > 300 {
-		s = "…" + s[len(s)-300:]
-	}
-	return label + s
 }

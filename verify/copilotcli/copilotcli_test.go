@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,21 +13,14 @@ import (
 
 	"github.com/toolfind/toolfind/copilot"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/fakeclient"
 	"github.com/toolfind/toolfind/verify"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
-// fakeBinary builds testdata/fakecopilot once per test.
+// fakeBinary builds testdata/fakecopilot.
 func fakeBinary(t *testing.T) string {
-	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build the fake CLI: %v", err)
-	}
-	out := filepath.Join(t.TempDir(), "copilot")
-	b, err := exec.Command(gobin, "build", "-o", out, "./testdata/fakecopilot").CombinedOutput()
-	require.NoError(t, err, string(b))
-	return out
+	return fakeclient.Build(t, "./testdata/fakecopilot", "copilot", "")
 }
 
 func probeCatalog(t *testing.T) *corpus.Catalog {

@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/toolfind/toolfind/verify/clientproc"
 )
 
 // Call is one function call the emulated model makes.
@@ -120,48 +119,34 @@ type Capture struct {
 //
 // Every answer carries usageMetadata with promptTokenCount 100.
 type api struct {
+	*clientproc.API
 	calls []Call
-	ln    net.Listener
-	srv   *http.Server
 
 	mu      sync.Mutex
 	capture Capture
 	sent    bool
-	done    chan struct{}
-	once    sync.Once
-	err     error
 }
 
 func startAPI(calls []Call) (*api, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("emulated Gemini API: %w", err)
-	}
-	a := &api{calls: calls, ln: ln, done: make(chan struct{})}
-	a.srv = &http.Server{Handler: a, ReadHeaderTimeout: 30 * time.Second}
-	go a.srv.Serve(ln)
-	return a, nil
+	a := &api{calls: calls}
+	var err error
+	a.API, err = clientproc.StartAPI("emulated Gemini API", a)
+	return a, err
 }
-
-func (a *api) url() string { return "http://" + a.ln.Addr().String() }
-
-func (a *api) close() { a.srv.Close() }
 
 // result is what the run saw, and a broken request's error.
 func (a *api) result() (Capture, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.capture, a.err
+	return a.capture, a.Err()
 }
-
-const maxBody = 256 << 20
 
 func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		writeJSON(w, map[string]any{"models": []any{}})
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	body, err := clientproc.ReadBody(r)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -186,7 +171,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := ParseRequest(body)
 	if err != nil {
-		a.fail(err)
+		a.Fail(err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
@@ -204,7 +189,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(parts) == 0 {
 			parts = []map[string]any{{"text": "done"}}
-			a.finish()
+			a.Finish()
 		}
 	default:
 		if a.capture.Replies == nil {
@@ -214,7 +199,7 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		parts = []map[string]any{{"text": "done"}}
-		a.finish()
+		a.Finish()
 	}
 	a.mu.Unlock()
 	answer := map[string]any{
@@ -232,17 +217,6 @@ func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte("data: "))
 	_, _ = w.Write(b)
 	_, _ = w.Write([]byte("\r\n\r\n"))
-}
-
-// finish marks the run's capture complete (a.mu held).
-func (a *api) finish() { a.once.Do(func() { close(a.done) }) }
-
-func (a *api) fail(err error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.err == nil {
-		a.err = err
-	}
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -39,14 +39,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/verify/clientproc"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
@@ -84,57 +80,25 @@ type Runner struct {
 	Keep bool
 }
 
-// FindBinary returns the gemini executable on PATH.
-func FindBinary() (string, error) {
-	p, err := exec.LookPath("gemini")
-	if err != nil {
-		return "", fmt.Errorf("no gemini on PATH (install Gemini CLI, or give --binary): %w", err)
-	}
-	return p, nil
-}
-
-// ResolveBinary makes a relative --binary absolute (a run starts in
-// another folder).
+// ResolveBinary turns the executable a user names into an absolute path
+// (a run starts in another folder; clientproc.ResolveBinary): "" is
+// gemini on PATH.
 func ResolveBinary(binary string) (string, error) {
-	if !strings.ContainsRune(binary, filepath.Separator) {
-		p, err := exec.LookPath(binary)
-		if err != nil {
-			return "", fmt.Errorf("--binary %s: %w", binary, err)
-		}
-		return p, nil
-	}
-	return filepath.Abs(binary)
+	return clientproc.ResolveBinary("gemini", binary, "install Gemini CLI, or give --binary")
 }
 
 // Version runs `BINARY --version` in a throwaway HOME and returns the
 // release it prints ("0.61.0").
 func Version(ctx context.Context, binary string) (string, error) {
-	tmp, err := os.MkdirTemp("", "toolfind-verify-gemini-")
+	binary, err := ResolveBinary(binary)
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	if binary, err = ResolveBinary(binary); err != nil {
+	out, err := clientproc.VersionOutput(ctx, binary, time.Minute, nil)
+	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "--version")
-	cmd.Env = baseEnv(tmp)
-	cmd.Dir = tmp
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s --version: %w%s", binary, err, tail("; stderr: ", errOut.String()))
-	}
-	fields := strings.Fields(out.String())
-	if len(fields) == 0 {
-		return "", fmt.Errorf("%s --version printed nothing", binary)
-	}
-	if _, err := search.ParseRelease(fields[0]); err != nil {
-		return "", fmt.Errorf("%s --version: %q does not start with a release number", binary, strings.TrimSpace(out.String()))
-	}
-	return fields[0], nil
+	return clientproc.FirstRelease(binary, out)
 }
 
 // Run starts one client process that calls each of calls once and
@@ -147,69 +111,35 @@ func (r *Runner) Run(ctx context.Context, calls []Call) (*Capture, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "toolfind-verify-gemini-")
+	d, err := clientproc.NewDir("toolfind-verify-gemini-", "home/.gemini")
 	if err != nil {
 		return nil, err
 	}
 	if !r.Keep {
-		defer os.RemoveAll(tmp)
+		defer d.Remove()
 	}
-	home, work := filepath.Join(tmp, "home"), filepath.Join(tmp, "work")
-	for _, d := range []string{filepath.Join(home, ".gemini"), work, filepath.Join(tmp, "servers"), filepath.Join(tmp, "tmp")} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	if err := r.writeSettings(tmp); err != nil {
+	if err := r.writeSettings(d); err != nil {
 		return nil, err
 	}
 	a, err := startAPI(calls)
 	if err != nil {
 		return nil, err
 	}
-	defer a.close()
+	defer a.Close()
 	args := append([]string{"-p", Prompt, "-m", Model, "--skip-trust", "--output-format", "json"}, r.Args...)
 	if r.YOLO {
 		args = append(args, "--yolo")
 	}
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = work
-	cmd.Env = append(append(baseEnv(tmp),
-		"GEMINI_CLI_HOME="+home,
-		"GOOGLE_GEMINI_BASE_URL="+a.url(),
+	env := append(append(d.Env(),
+		"GEMINI_CLI_HOME="+d.Home(),
+		"GOOGLE_GEMINI_BASE_URL="+a.URL(),
 		"GEMINI_API_KEY=toolfind-verify-dummy-key",
 		"NO_PROXY=127.0.0.1,localhost",
 	), r.Env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	newProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", binary, err)
+	x, err := clientproc.Run(ctx, clientproc.Cmd{Binary: binary, Args: args, Dir: d.Work(), Env: env, Done: a.Done(), Grace: r.Grace})
+	if err != nil {
+		return nil, err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	grace := r.Grace
-	if grace <= 0 {
-		grace = 10 * time.Second
-	}
-	var waitErr error
-	select {
-	case waitErr = <-exited:
-	case <-a.done:
-		select {
-		case waitErr = <-exited:
-		case <-time.After(grace):
-			killGroup(cmd)
-			<-exited
-		case <-ctx.Done():
-			killGroup(cmd)
-			<-exited
-		}
-	case <-ctx.Done():
-		killGroup(cmd)
-		<-exited
-	}
-	killGroup(cmd) // the stubs it may have left
 	c, apiErr := a.result()
 	if apiErr != nil {
 		return nil, apiErr
@@ -226,29 +156,28 @@ func (r *Runner) Run(ctx context.Context, calls []Call) (*Capture, error) {
 	default:
 		msg = "the client did not send the results of the calls"
 	}
-	if waitErr != nil && ctx.Err() == nil {
-		msg += "; gemini: " + waitErr.Error()
+	if x.Err != nil && ctx.Err() == nil {
+		msg += "; gemini: " + x.Err.Error()
 	}
-	return nil, errors.New(msg + tail("; stdout: ", stdout.String()) + tail("; stderr: ", stderr.String()))
+	return nil, errors.New(msg + x.Output())
 }
 
 // writeSettings writes the stub files and settings.json, servers in
 // catalog order (their order decides which of two colliding names is
 // registered last, and the order of the instructions).
-func (r *Runner) writeSettings(tmp string) error {
+func (r *Runner) writeSettings(d *clientproc.Dir) error {
+	stubs := append([]mcpstub.Server(nil), r.Servers...)
+	for i := range stubs {
+		stubs[i].CallLog = ""
+	}
+	files, err := d.WriteStubs(stubs)
+	if err != nil {
+		return err
+	}
 	var servers bytes.Buffer
 	servers.WriteByte('{')
 	for i, s := range r.Servers {
-		s.CallLog = ""
-		data, err := s.Marshal()
-		if err != nil {
-			return fmt.Errorf("server %q: %w", s.Name, err)
-		}
-		f := filepath.Join(tmp, "servers", fmt.Sprintf("%03d.json", i))
-		if err := os.WriteFile(f, data, 0o600); err != nil {
-			return err
-		}
-		entry := map[string]any{"command": r.StubCommand[0], "args": append(append([]string{}, r.StubCommand[1:]...), f)}
+		entry := map[string]any{"command": r.StubCommand[0], "args": clientproc.StubArgs(r.StubCommand, files[i])}
 		if len(r.StubEnv) > 0 {
 			entry["env"] = r.StubEnv
 		}
@@ -272,7 +201,7 @@ func (r *Runner) writeSettings(tmp string) error {
 		`"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false},` +
 		`"security":{"auth":{"selectedType":"gemini-api-key"}},` +
 		`"mcpServers":` + servers.String() + `}`
-	return os.WriteFile(filepath.Join(tmp, "home", ".gemini", "settings.json"), []byte(settings), 0o600)
+	return os.WriteFile(d.Join("home", ".gemini", "settings.json"), []byte(settings), 0o600)
 }
 
 func contains(list []string, s string) bool {
@@ -282,32 +211,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// baseEnv is a clean environment under the run's folder: only PATH comes
-// from the caller.
-func baseEnv(tmp string) []string {
-	home := filepath.Join(tmp, "home")
-	return []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + home,
-		"USER=toolfind",
-		"LANG=C.UTF-8",
-		"TERM=dumb",
-		"TMPDIR=" + filepath.Join(tmp, "tmp"),
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-	}
-}
-
-// tail is label + the last 300 bytes of s, or "" when s is blank.
-func tail(label, s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
-	}
-	if len(s) > 300 {
-		s = "…" + s[len(s)-300:]
-	}
-	return label + s
 }

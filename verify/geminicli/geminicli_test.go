@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,46 +14,18 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/gemini"
+	"github.com/toolfind/toolfind/internal/fakeclient"
 	"github.com/toolfind/toolfind/verify/mcpstub"
 )
 
-// stubEnv makes this test binary act as the stub MCP server (TestMain),
-// as the toolfind binary does with `toolfind mcp-stub`.
-const stubEnv = "TOOLFIND_TEST_MCPSTUB"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(stubEnv) == "1" {
-		os.Exit(mcpstub.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-	}
+	fakeclient.ServeStub()
 	os.Exit(m.Run())
 }
 
-var (
-	fakeOnce sync.Once
-	fakeBin  string
-	fakeErr  error
-)
-
-// fakeGemini builds testdata/fakegemini once per test run.
+// fakeGemini builds testdata/fakegemini.
 func fakeGemini(t *testing.T) string {
-	t.Helper()
-	fakeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "toolfind-fakegemini-")
-		if err != nil {
-			fakeErr = err
-			return
-		}
-		fakeBin = filepath.Join(dir, "gemini")
-		out, err := exec.Command("go", "build", "-o", fakeBin, "./testdata/fakegemini").CombinedOutput()
-		if err != nil {
-			fakeErr = err
-			fakeBin = string(out)
-		}
-	})
-	if fakeErr != nil {
-		t.Fatalf("building the fake client: %v\n%s", fakeErr, fakeBin)
-	}
-	return fakeBin
+	return fakeclient.Build(t, "./testdata/fakegemini", "gemini", "")
 }
 
 func edge(t *testing.T) *corpus.Catalog {
@@ -69,7 +39,8 @@ func newRunner(t *testing.T, cat *corpus.Catalog, cfg gemini.Config, mode string
 	t.Helper()
 	servers, err := mcpstub.FromCatalog(cat)
 	require.NoError(t, err)
-	r := &Runner{Binary: fakeGemini(t), Servers: servers, StubCommand: []string{os.Args[0]}, StubEnv: map[string]string{stubEnv: "1"},
+	stub, env := fakeclient.Stub()
+	r := &Runner{Binary: fakeGemini(t), Servers: servers, StubCommand: stub, StubEnv: env,
 		Trusted: cfg.Trusted, AllTrusted: cfg.AllTrusted, YOLO: cfg.YOLO}
 	if mode != "" {
 		r.Env = []string{"FAKE_GEMINI_MODE=" + mode}

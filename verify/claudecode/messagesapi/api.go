@@ -24,12 +24,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/toolfind/toolfind/verify/clientproc"
 )
 
 // SearchTool is the name of Claude Code's search tool (specs/claude.md
@@ -97,8 +96,6 @@ type modelAPI struct {
 	// onDone, when set, runs once, when the call's result is in.
 	onDone func()
 	useID  string
-	ln     net.Listener
-	srv    *http.Server
 
 	mu       sync.Mutex
 	unlisted []string
@@ -112,6 +109,7 @@ type modelAPI struct {
 // Server is the emulated API of one run, listening on 127.0.0.1.
 type Server struct {
 	a    *modelAPI
+	api  *clientproc.API
 	done chan struct{}
 }
 
@@ -120,19 +118,17 @@ type Server struct {
 // (when not nil) is asked which servers have not listed their tools yet;
 // its answer is the state's Unlisted.
 func Start(input []byte, unlisted func() []string) (*Server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("model API: %w", err)
-	}
 	s := &Server{done: make(chan struct{})}
-	s.a = &modelAPI{input: input, onCall: unlisted, onDone: func() { close(s.done) }, useID: "toolu_tf" + randomHex(12), ln: ln}
-	s.a.srv = &http.Server{Handler: s.a, ReadHeaderTimeout: 30 * time.Second}
-	go s.a.srv.Serve(ln)
+	s.a = &modelAPI{input: input, onCall: unlisted, onDone: func() { close(s.done) }, useID: "toolu_tf" + randomHex(12)}
+	var err error
+	if s.api, err = clientproc.StartAPI("model API", s.a); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
 // URL is the API's base URL (ANTHROPIC_BASE_URL): http://127.0.0.1:PORT.
-func (s *Server) URL() string { return "http://" + s.a.ln.Addr().String() }
+func (s *Server) URL() string { return s.api.URL() }
 
 // Done is closed when the call's result is in.
 func (s *Server) Done() <-chan struct{} { return s.done }
@@ -140,7 +136,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 // Close stops serving (open connections are closed) and returns what the
 // run saw.
 func (s *Server) Close() State {
-	s.a.srv.Close()
+	s.api.Close()
 	a := s.a
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -153,12 +149,8 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// maxBody bounds one request body (Claude Code's requests with 1,000+
-// tools are a few MB).
-const maxBody = 256 << 20
-
 func (a *modelAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	body, err := clientproc.ReadBody(r)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, "invalid_request_error", "reading the body: "+err.Error())
 		return

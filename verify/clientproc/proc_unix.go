@@ -1,6 +1,6 @@
 //go:build unix
 
-package geminicli
+package clientproc
 
 import (
 	"os/exec"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package copilotcli
+package clientproc
 
 import "os/exec"
 
