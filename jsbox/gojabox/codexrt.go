@@ -70,6 +70,26 @@ type execRun struct {
 	vm        *goja.Runtime
 	stopped   *stopSignal
 	stoppedMu sync.Mutex
+	heapBase  uint64 // the process's heap objects when the run began
+}
+
+// reserve reports whether the run may allocate about n more bytes in one
+// native step within its heap limit; when not, it stops the run with the
+// memory error (before the step, which goja could not interrupt: the
+// 1 ms sampling of watchHeap sees a step only once it is done).
+func (r *execRun) reserve(n float64) bool {
+	if r == nil {
+		return true
+	}
+	growth := uint64(0)
+	if cur := heapObjects(); cur > r.heapBase {
+		growth = cur - r.heapBase
+	}
+	if float64(growth)+n <= float64(r.limits.MaxHeapGrowth) {
+		return true
+	}
+	r.stop(sigMemory)
+	return false
 }
 
 func (r *execRun) stop(s *stopSignal) {
@@ -238,13 +258,17 @@ func (sb *sandbox) guardAllocations() {
 		obj, _ := vm.New(ctor, vm.ToValue("Invalid string length"))
 		panic(obj)
 	}
-	wrap := func(obj *goja.Object, name string, check func(this goja.Value, args []goja.Value)) {
+	// check returns false to skip the step: the run has been stopped
+	// (reserve), which the next instruction sees.
+	wrap := func(obj *goja.Object, name string, check func(this goja.Value, args []goja.Value) bool) {
 		orig, ok := goja.AssertFunction(obj.Get(name))
 		if !ok {
 			return
 		}
 		_ = obj.Set(name, func(call goja.FunctionCall) goja.Value {
-			check(call.This, call.Arguments)
+			if !check(call.This, call.Arguments) {
+				return goja.Undefined()
+			}
 			v, err := orig(call.This, call.Arguments...)
 			if err != nil {
 				panic(err)
@@ -264,23 +288,47 @@ func (sb *sandbox) guardAllocations() {
 		}
 		return goja.Undefined()
 	}
-	wrap(strProto, "repeat", func(this goja.Value, args []goja.Value) {
+	wrap(strProto, "repeat", func(this goja.Value, args []goja.Value) bool {
 		n := arg(args, 0).ToFloat()
 		if n > 0 && float64(strLen(this))*n > v8MaxStringLength {
 			rangeErr()
 		}
+		return n <= 0 || sb.run.reserve(float64(strLen(this))*n*2)
 	})
 	for _, name := range []string{"padStart", "padEnd"} {
-		wrap(strProto, name, func(this goja.Value, args []goja.Value) {
-			if arg(args, 0).ToFloat() > v8MaxStringLength {
+		wrap(strProto, name, func(this goja.Value, args []goja.Value) bool {
+			n := arg(args, 0).ToFloat()
+			if n > v8MaxStringLength {
 				rangeErr()
 			}
+			return n <= 0 || sb.run.reserve(n*2)
 		})
 	}
-	arrProto := vm.Get("Array").ToObject(vm).Get("prototype").ToObject(vm)
-	wrap(arrProto, "join", func(this goja.Value, args []goja.Value) {
+	// split makes one string per piece: at most one per UTF-16 unit for
+	// an empty or a RegExp separator, else one more than the separator's
+	// occurrences, and at most limit.
+	wrap(strProto, "split", func(this goja.Value, args []goja.Value) bool {
 		if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
-			return
+			return true
+		}
+		s := this.String()
+		pieces := float64(len(s) + 1)
+		if sep := arg(args, 0); !goja.IsUndefined(sep) {
+			if _, isObj := sep.(*goja.Object); !isObj { // a RegExp (an object): one per unit
+				if t := sep.String(); t != "" {
+					pieces = float64(strings.Count(s, t) + 1)
+				}
+			}
+		}
+		if l := arg(args, 1); !goja.IsUndefined(l) {
+			pieces = min(pieces, float64(uint32(l.ToInteger())))
+		}
+		return pieces < 1<<16 || sb.run.reserve(pieces*bytesPerElement)
+	})
+	arrProto := vm.Get("Array").ToObject(vm).Get("prototype").ToObject(vm)
+	wrap(arrProto, "join", func(this goja.Value, args []goja.Value) bool {
+		if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
+			return true
 		}
 		n := this.ToObject(vm).Get("length").ToFloat()
 		sep := int64(1)
@@ -290,17 +338,67 @@ func (sb *sandbox) guardAllocations() {
 		if n > 1 && (n-1)*float64(sep) > v8MaxStringLength {
 			rangeErr()
 		}
+		return true
 	})
-	wrap(arrProto, "fill", func(this goja.Value, args []goja.Value) {
+	wrap(arrProto, "fill", func(this goja.Value, args []goja.Value) bool {
 		if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
-			return
+			return true
 		}
-		if this.ToObject(vm).Get("length").ToFloat() > 1<<27 {
+		n := this.ToObject(vm).Get("length").ToFloat()
+		if n > 1<<27 {
 			obj, _ := vm.New(vm.Get("RangeError"), vm.ToValue("Invalid array length"))
 			panic(obj)
 		}
+		return n < 1<<16 || sb.run.reserve(n*bytesPerElement)
 	})
+	jsonObj := vm.Get("JSON").ToObject(vm)
+	wrap(jsonObj, "parse", func(this goja.Value, args []goja.Value) bool {
+		n := float64(strLen(arg(args, 0)))
+		return n < 1<<20 || sb.run.reserve(n*bytesPerJSONByte)
+	})
+	// A typed array or ArrayBuffer of a given length is allocated, zeroed,
+	// in one step. The wrapper shares the constructor's prototype (both
+	// ways: instanceof, .constructor) and statics (from, of); goja's
+	// instanceof refuses a Proxy, hence a function.
+	_ = vm.Set("__toolfindReserve", func(call goja.FunctionCall) goja.Value {
+		return vm.ToValue(sb.run.reserve(call.Argument(0).ToFloat()))
+	})
+	if _, err := vm.RunString(`(() => {
+		const reserve = __toolfindReserve;
+		delete globalThis.__toolfindReserve;
+		for (const name of ["ArrayBuffer", "SharedArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array",
+			"Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) {
+			const C = globalThis[name];
+			if (typeof C !== "function") continue;
+			const size = C.BYTES_PER_ELEMENT || 1;
+			const W = function (...args) {
+				if (new.target === undefined) return C(...args); // throws C's TypeError
+				if (typeof args[0] === "number" && args[0] * size >= 65536 && !reserve(args[0] * size)) return {};
+				return Reflect.construct(C, args, new.target === W ? C : new.target);
+			};
+			Object.defineProperty(W, "name", { value: name });
+			Object.defineProperty(W, "length", { value: C.length });
+			Object.setPrototypeOf(W, Object.getPrototypeOf(C));
+			for (const k of Reflect.ownKeys(C)) {
+				if (k !== "prototype" && k !== "name" && k !== "length") Object.defineProperty(W, k, Object.getOwnPropertyDescriptor(C, k));
+			}
+			W.prototype = C.prototype;
+			Object.defineProperty(C.prototype, "constructor", { value: W, writable: true, configurable: true });
+			Object.defineProperty(globalThis, name, { value: W, writable: true, configurable: true });
+		}
+	})()`); err != nil {
+		panic(err) // the wrapper is ours: it compiles
+	}
 }
+
+// bytesPerElement is what goja holds per array element or split piece,
+// at most (a value interface and its box or string header; a fill of
+// 2^24 elements takes about 46 bytes each), and bytesPerJSONByte what
+// JSON.parse may make of one byte of text ("0," is one element).
+const (
+	bytesPerElement  = 48
+	bytesPerJSONByte = 32
+)
 
 // textOf converts a text() argument (§1.7): primitives by ToString,
 // anything else by JSON.stringify, "undefined" when that gives nothing.
@@ -476,7 +574,8 @@ func (sb *sandbox) exec(ctx context.Context, prog *goja.Program, codeLines int, 
 	defer close(done)
 	deadline := time.AfterFunc(limits.Timeout, func() { r.stop(sigTimeout) })
 	defer deadline.Stop()
-	go watchHeap(limits.MaxHeapGrowth, done, func() { r.stop(sigMemory) })
+	r.heapBase = heapObjects()
+	go watchHeap(r.heapBase, limits.MaxHeapGrowth, done, func() { r.stop(sigMemory) })
 	cancel := context.AfterFunc(ctx, func() { r.stop(sigCancel) })
 	defer cancel()
 
@@ -562,26 +661,32 @@ func (r *execRun) nextTimer() *timer {
 	return best
 }
 
-// watchHeap interrupts a run whose heap grows by more than limit. goja
-// has no per-runtime memory accounting; the process heap is the proxy.
-func watchHeap(limit uint64, done <-chan struct{}, stop func()) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	tick := time.NewTicker(5 * time.Millisecond)
+// watchHeap interrupts a run whose heap grows by more than limit over
+// base. goja has no per-runtime memory accounting; the process heap is the
+// proxy. It samples every millisecond (at most a millisecond of
+// allocation, a few megabytes, gets past it); a single native step that
+// allocates much is checked before it runs instead (execRun.reserve).
+func watchHeap(base, limit uint64, done <-chan struct{}, stop func()) {
+	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-done:
 			return
 		case <-tick.C:
-			metrics.Read(sample)
-			if sample[0].Value.Uint64() > base+limit {
+			if heapObjects() > base+limit {
 				stop()
 				return
 			}
 		}
 	}
+}
+
+// heapObjects is the process's live and unswept heap objects, in bytes.
+func heapObjects() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }
 
 func humanBytes(n uint64) string {

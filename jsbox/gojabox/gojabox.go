@@ -31,8 +31,13 @@
 // a wall-clock timeout (the script is then reported as a running cell),
 // V8's string length limit on repeat/padStart/padEnd/join and an array
 // length limit on fill (goja cannot interrupt one native step), the heap
-// growth of the process during the run (sampled every 5 ms; goja has no
-// per-runtime accounting), the total text() bytes and the call depth.
+// growth of the process during the run (sampled every millisecond, goja
+// having no per-runtime accounting; a native step that would allocate
+// past the limit at once — fill, split, repeat, padStart/padEnd,
+// JSON.parse, a typed array or ArrayBuffer of a given length — is refused
+// before it runs, with the same memory error), the total text() bytes,
+// the call depth, and a regular-expression match, which goja's interrupt
+// does not stop, by regexp2's match timeout (setMatchTimeout).
 //
 // # OpenCode (specs/opencode.md §0)
 //
@@ -49,7 +54,9 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
 	"github.com/toolfind/toolfind/jsbox"
 )
@@ -63,11 +70,13 @@ func New() Engine { return Engine{} }
 // Codex implements jsbox.Engine.
 func (Engine) Codex(setup jsbox.CodexSetup) (jsbox.Codex, error) {
 	setup.Limits = setup.Limits.WithDefaults()
+	setMatchTimeout(setup.Limits.Timeout)
 	return &codexSession{setup: setup, progs: map[string]*program{}}, nil
 }
 
 // OpenCode implements jsbox.Engine.
 func (Engine) OpenCode(setup jsbox.OpenCodeSetup) (jsbox.OpenCode, error) {
+	setMatchTimeout(setup.Timeout)
 	return &openCodeSession{setup: setup}, nil
 }
 
@@ -147,4 +156,26 @@ func (s *codexSession) Exec(ctx context.Context, run jsbox.CodexRun) (jsbox.Code
 		return jsbox.CodexOutput{}, err
 	}
 	return out, nil
+}
+
+// matchTimeout is set once per process (setMatchTimeout).
+var matchTimeout sync.Once
+
+// setMatchTimeout bounds every regular-expression match of the process's
+// scripts by d, the time limit of the first session opened (the toolfind
+// command has one limit for all). goja runs a pattern with a back
+// reference, like /^((a+)+)\2b$/, in regexp2, whose backtracking can take
+// minutes on 30 characters, and its Interrupt does not stop a match, so a
+// script's time limit would not hold. regexp2 stops a match after its
+// MatchTimeout, which goja takes from regexp2.DefaultMatchTimeout when it
+// compiles the pattern, and then reports no match; since a match that runs
+// d has outlived the run's own limit, which interrupts the script at the
+// next instruction, the script never sees that answer and the run ends
+// with the time-limit error, at most d past its limit. (RE2 patterns, the
+// others, match in linear time.)
+func setMatchTimeout(d time.Duration) {
+	if d <= 0 {
+		d = jsbox.Limits{}.WithDefaults().Timeout
+	}
+	matchTimeout.Do(func() { regexp2.DefaultMatchTimeout = d })
 }
