@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolfind/toolfind/internal/proctree"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -93,14 +94,21 @@ func (c *Command) Calls(ctx context.Context, sim search.Simulator, p Prompt) ([]
 	}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(rctx, c.Argv[0], c.Argv[1:]...)
+	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
 	cmd.Stdin = bytes.NewReader(in)
 	var errb bytes.Buffer
 	out := &capWriter{max: maxCommandOutput, over: cancel}
 	cmd.Stdout, cmd.Stderr = out, &limited{b: &errb, n: 4096}
-	cmd.WaitDelay = time.Second
 	where := fmt.Sprintf("command writer: prompt %s, %s", p.ID, sim.Client())
-	runErr := cmd.Run()
+	// The command's whole process tree ends with it (a backgrounded
+	// `sleep` holding its output included), at its exit, its timeout or
+	// Ctrl-C; no wait outlasts it (internal/proctree).
+	var runErr error
+	if proc, err := proctree.Start(cmd, CommandTagVariable); err != nil {
+		runErr = err
+	} else if !proc.Wait(rctx.Done()) {
+		runErr = proc.Err()
+	}
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -121,6 +129,11 @@ func (c *Command) Calls(ctx context.Context, sim search.Simulator, p Prompt) ([]
 	}
 	return calls, nil
 }
+
+// CommandTagVariable is set in the environment of each run of a Command
+// to a value unique to the run, so that everything the run starts can be
+// found and ended with it.
+const CommandTagVariable = "TOOLFIND_WRITER_COMMAND"
 
 // parseCommandOutput reads a command's answer: an object, an array of
 // objects, null or nothing.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -113,8 +114,16 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	root.SetIn(in)
 	root.SetOut(ow)
 	root.SetErr(errOut)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C and SIGTERM cancel the command's context: every command then
+	// ends what it started (live servers, clients under verify, writer
+	// commands) and removes its temporary folders before toolfind exits. A
+	// second signal ends toolfind at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	// JavaScript runs in toolfind's own child, started when first needed.
 	js := &jsEngine{errOut: errOut}
 	var restore func()

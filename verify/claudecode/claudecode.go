@@ -28,9 +28,12 @@
 //     as it answers tools/list (before the answer goes out); a search
 //     made before every marker exists is an error, not an answer (the
 //     client would have searched part of the catalog).
-//  5. The process group (the client and the stubs it started) is killed
-//     once the answer is in (after a grace period to exit by itself), on
-//     timeout and on cancellation; the throwaway folder is removed.
+//  5. The client's whole process tree (the stubs it started, and on
+//     Linux any descendant that left its process group) is killed once
+//     the answer is in (after a grace period to exit by itself), on
+//     timeout and on cancellation, without waiting for output a
+//     descendant still holds (verify/clientproc); the throwaway folder is
+//     removed on every way out.
 //
 // In -p mode Claude Code connects its stdio servers before its first model
 // request, so the search runs over the whole catalog, unless a server

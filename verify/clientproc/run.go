@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os/exec"
 	"time"
+
+	"github.com/toolfind/toolfind/internal/proctree"
 )
 
 // DefaultGrace is how long a client may take to exit by itself once the
@@ -41,46 +43,51 @@ type Exit struct {
 // "; stdout: …; stderr: …" (each left out when blank).
 func (x Exit) Output() string { return Tail("; stdout: ", x.Stdout) + Tail("; stderr: ", x.Stderr) }
 
+// TagVariable is set in each client's environment to a value unique to
+// the run (internal/proctree), so that everything it starts can be found
+// and ended with it.
+const TagVariable = "TOOLFIND_VERIFY_CLIENT"
+
 // Run starts the client in a process group of its own and waits until it
 // exits, until Done is closed and Grace is over, or until ctx ends; then
-// the whole group (the client and the stub servers it started) is
-// killed. The error is only for a client that could not be started.
+// its whole process tree (the stub servers it started, and on Linux any
+// descendant that left the group) is killed, and Run returns without
+// waiting for output still held by a descendant that escaped. The error
+// is only for a client that could not be started.
 func Run(ctx context.Context, c Cmd) (Exit, error) {
 	cmd := exec.Command(c.Binary, c.Args...)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	newProcessGroup(cmd)
-	if err := cmd.Start(); err != nil {
+	p, err := proctree.Start(cmd, TagVariable)
+	if err != nil {
 		return Exit{}, fmt.Errorf("starting %s: %w", c.Binary, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
 	grace := c.Grace
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
 	var x Exit
-	end := func() {
-		killGroup(cmd)
-		<-exited
-		x.Ended = true
-	}
 	select {
-	case x.Err = <-exited:
+	case <-p.Exited():
 	case <-c.Done:
+		t := time.NewTimer(grace)
+		defer t.Stop()
 		select {
-		case x.Err = <-exited:
-		case <-time.After(grace):
-			end()
+		case <-p.Exited():
+		case <-t.C:
+			x.Ended = true
 		case <-ctx.Done():
-			end()
+			x.Ended = true
 		}
 	case <-ctx.Done():
-		end()
+		x.Ended = true
 	}
-	killGroup(cmd) // whatever the client left running (its stub servers)
+	p.Stop()
+	if !x.Ended {
+		x.Err = p.Err()
+	}
 	x.Stdout, x.Stderr = stdout.String(), stderr.String()
 	return x, nil
 }

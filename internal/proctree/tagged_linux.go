@@ -1,6 +1,6 @@
 //go:build linux
 
-package live
+package proctree
 
 import (
 	"bytes"
@@ -10,14 +10,14 @@ import (
 	"time"
 )
 
-// killTagged kills every process whose environment holds tag (the
-// TOOLFIND_LIVE_SERVER=… entry every stdio server is started with, which
-// its descendants inherit), so that a grandchild that left the server's
+// KillTagged kills every process whose environment holds tag (the
+// VARIABLE=… entry of Tag a command is started with, which its
+// descendants inherit), so that a grandchild that left the command's
 // process group (setsid, a daemonising double fork) is stopped with it. It
 // scans /proc until a scan finds none (at most five rounds), so a process
 // forked while the others are killed is caught too. A descendant that
 // cleared its environment is not found; nor are other users' processes.
-func killTagged(tag string) {
+func KillTagged(tag string) {
 	self := os.Getpid()
 	want := []byte(tag)
 	for round := 0; round < 5; round++ {
