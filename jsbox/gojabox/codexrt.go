@@ -81,15 +81,8 @@ func (r *execRun) reserve(n float64) bool {
 	if r == nil {
 		return true
 	}
-	growth := uint64(0)
-	if cur := heapObjects(); cur > r.heapBase {
-		growth = cur - r.heapBase
-	}
-	if float64(growth)+n <= float64(r.limits.MaxHeapGrowth) {
-		return true
-	}
-	r.stop(sigMemory)
-	return false
+	h := heapBudget{base: r.heapBase, limit: r.limits.MaxHeapGrowth, stop: func() { r.stop(sigMemory) }}
+	return h.reserve(n)
 }
 
 func (r *execRun) stop(s *stopSignal) {
@@ -208,7 +201,7 @@ func newSandbox(setup *jsbox.CodexSetup) *sandbox {
 		delete(sb.run.timers, id)
 		return goja.Undefined()
 	})
-	sb.guardAllocations()
+	guardAllocations(vm, func(n float64) bool { return sb.run.reserve(n) })
 	if setup.Console {
 		sb.installConsole()
 	}
@@ -249,9 +242,10 @@ func setQuery(sb *sandbox, query string, terms []string) {
 
 // guardAllocations wraps the string builders that can ask for gigabytes in
 // one native step (which goja cannot interrupt) with V8's string length
-// limit.
-func (sb *sandbox) guardAllocations() {
-	vm := sb.vm
+// limit, and every native step that can allocate much at once with
+// reserve, which stops the run (and returns false) when the step would
+// pass its heap limit; the step is then skipped.
+func guardAllocations(vm *goja.Runtime, reserve func(n float64) bool) {
 	strProto := vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
 	rangeErr := func() {
 		ctor := vm.Get("RangeError")
@@ -293,7 +287,7 @@ func (sb *sandbox) guardAllocations() {
 		if n > 0 && float64(strLen(this))*n > v8MaxStringLength {
 			rangeErr()
 		}
-		return n <= 0 || sb.run.reserve(float64(strLen(this))*n*2)
+		return n <= 0 || reserve(float64(strLen(this))*n*2)
 	})
 	for _, name := range []string{"padStart", "padEnd"} {
 		wrap(strProto, name, func(this goja.Value, args []goja.Value) bool {
@@ -301,7 +295,7 @@ func (sb *sandbox) guardAllocations() {
 			if n > v8MaxStringLength {
 				rangeErr()
 			}
-			return n <= 0 || sb.run.reserve(n*2)
+			return n <= 0 || reserve(n*2)
 		})
 	}
 	// split makes one string per piece: at most one per UTF-16 unit for
@@ -323,7 +317,7 @@ func (sb *sandbox) guardAllocations() {
 		if l := arg(args, 1); !goja.IsUndefined(l) {
 			pieces = min(pieces, float64(uint32(l.ToInteger())))
 		}
-		return pieces < 1<<16 || sb.run.reserve(pieces*bytesPerElement)
+		return pieces < 1<<16 || reserve(pieces*bytesPerElement)
 	})
 	arrProto := vm.Get("Array").ToObject(vm).Get("prototype").ToObject(vm)
 	wrap(arrProto, "join", func(this goja.Value, args []goja.Value) bool {
@@ -349,23 +343,43 @@ func (sb *sandbox) guardAllocations() {
 			obj, _ := vm.New(vm.Get("RangeError"), vm.ToValue("Invalid array length"))
 			panic(obj)
 		}
-		return n < 1<<16 || sb.run.reserve(n*bytesPerElement)
+		return n < 1<<16 || reserve(n*bytesPerElement)
 	})
 	jsonObj := vm.Get("JSON").ToObject(vm)
 	wrap(jsonObj, "parse", func(this goja.Value, args []goja.Value) bool {
 		n := float64(strLen(arg(args, 0)))
-		return n < 1<<20 || sb.run.reserve(n*bytesPerJSONByte)
+		return n < 1<<20 || reserve(n*bytesPerJSONByte)
 	})
 	// A typed array or ArrayBuffer of a given length is allocated, zeroed,
 	// in one step. The wrapper shares the constructor's prototype (both
 	// ways: instanceof, .constructor) and statics (from, of); goja's
 	// instanceof refuses a Proxy, hence a function.
 	_ = vm.Set("__toolfindReserve", func(call goja.FunctionCall) goja.Value {
-		return vm.ToValue(sb.run.reserve(call.Argument(0).ToFloat()))
+		return vm.ToValue(reserve(call.Argument(0).ToFloat()))
 	})
 	if _, err := vm.RunString(`(() => {
 		const reserve = __toolfindReserve;
 		delete globalThis.__toolfindReserve;
+		// A long fill (from 2^16 elements) runs as the script's own loop,
+		// ECMA-262 §23.1.3.7 step by step, so that the time limit and the
+		// heap sampling stop it: goja's native fill is one step, which
+		// takes seconds for 2^24 elements. Shorter ones stay native.
+		const nativeFill = Array.prototype.fill;
+		const toInt = (x) => { const n = Number(x); return Number.isNaN(n) ? 0 : Math.trunc(n); };
+		Object.defineProperty(Array.prototype, "fill", { writable: true, configurable: true, value: function fill(value) {
+			if (this === null || this === undefined) return nativeFill.apply(this, arguments);
+			const O = Object(this);
+			const len = Math.min(Math.max(toInt(O.length), 0), Number.MAX_SAFE_INTEGER);
+			const rs = toInt(arguments[1]);
+			let k = rs < 0 ? Math.max(len + rs, 0) : Math.min(rs, len);
+			const re = arguments[2] === undefined ? len : toInt(arguments[2]);
+			const end = re < 0 ? Math.max(len + re, 0) : Math.min(re, len);
+			if (end - k < 65536) return nativeFill.apply(this, arguments);
+			if (len > 2 ** 27) throw new RangeError("Invalid array length");
+			if (!reserve((end - k) * 48)) return O;
+			for (; k < end; k++) O[k] = value;
+			return O;
+		} });
 		for (const name of ["ArrayBuffer", "SharedArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array",
 			"Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) {
 			const C = globalThis[name];

@@ -94,3 +94,67 @@ func TestOneStepAllocationsStop(t *testing.T) {
 		t.Errorf("within the limit: %q %q", out.Status, out.Items)
 	}
 }
+
+// TestOpenCodeLimits: OpenCode code mode's scripts have the same limits:
+// the backtracking match ends with the timeout, a one-step allocation
+// past 1 GiB (2^27 elements × 48 B) with the memory error, before it runs.
+func TestOpenCodeLimits(t *testing.T) {
+	setMatchTimeout(200 * time.Millisecond)
+	s, err := New().OpenCode(jsbox.OpenCodeSetup{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(code string) jsbox.OpenCodeOutput {
+		done := make(chan jsbox.OpenCodeOutput, 1)
+		go func() {
+			out, err := s.Run(context.Background(), code, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- out
+		}()
+		select {
+		case out := <-done:
+			return out
+		case <-time.After(time.Minute):
+			t.Fatalf("not stopped a minute after its limit: %s", code)
+		}
+		panic("unreachable")
+	}
+	out := run(`return /^((a+)+)\2b$/.test("a".repeat(32))`)
+	if !out.Failed || !strings.Contains(out.Error, "timeout") {
+		t.Errorf("regex: failed %v, error %q", out.Failed, out.Error)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out = run(`return new Array(2**27).fill(1.5).length`)
+	runtime.ReadMemStats(&after)
+	if !out.Failed || !strings.Contains(out.Error, "toolfind: the script was stopped after allocating more than 1 GiB") {
+		t.Errorf("fill: failed %v, error %q", out.Failed, out.Error)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("the run allocated %d MiB: the step ran", got>>20)
+	}
+}
+
+// TestLongFillStops: a fill of 2^23 elements (seconds in goja, 400 MB)
+// is the script's own loop, so the time limit stops it part way.
+func TestLongFillStops(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out := runLimited(t, jsbox.Limits{Timeout: 100 * time.Millisecond, MaxHeapGrowth: 4 << 30},
+		`text("start"); const a = new Array(2**23).fill(1.5); text("filled")`)
+	runtime.ReadMemStats(&after)
+	if !out.TimedOut || strings.Join(out.Items, "|") != "start" {
+		t.Errorf("timed out %v, items %q, error %q", out.TimedOut, out.Items, out.Error)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 200<<20 {
+		t.Errorf("the run allocated %d MiB: the fill ran to its end", got>>20)
+	}
+	// Its result is fill's: start and end relative, negative from the end.
+	out = runLimited(t, jsbox.Limits{Timeout: time.Minute},
+		`const a = new Array(70000).fill(0); a.fill(7, -3); a.fill(5, 1, -69990); text([a[0], a[1], a[9], a[10], a[69996], a[69997], a[69999], a.length, Array.prototype.fill.length].join(","))`)
+	if strings.Join(out.Items, "|") != "0,5,5,0,0,7,7,70000,1" {
+		t.Errorf("fill: %q %q", out.Items, out.Error)
+	}
+}

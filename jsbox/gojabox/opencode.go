@@ -80,6 +80,17 @@ func (s *openCodeSession) Run(ctx context.Context, code string, search jsbox.Sea
 	}
 	timer := time.AfterFunc(s.setup.Timeout, func() { vm.Interrupt("timeout") })
 	defer timer.Stop()
+	// The memory limit of a Codex run holds here too: OpenCode's own
+	// runtime has none that a simulation could copy, and a script must
+	// not take the process down (jsbox.Limits.MaxHeapGrowth, 1 GiB).
+	budget := &heapBudget{base: heapObjects(), limit: jsbox.Limits{}.WithDefaults().MaxHeapGrowth}
+	budget.stop = func() {
+		vm.Interrupt("toolfind: the script was stopped after allocating more than " + humanBytes(budget.limit))
+	}
+	guardAllocations(vm, budget.reserve)
+	done := make(chan struct{})
+	defer close(done)
+	go watchHeap(budget.base, budget.limit, done, budget.stop)
 	stop := context.AfterFunc(ctx, func() { vm.Interrupt("cancelled") })
 	defer stop()
 	v, err := vm.RunString("(async () => {\n" + code + "\n})()")
@@ -120,4 +131,23 @@ func jsOutput(vm *goja.Runtime, v goja.Value) string {
 		return v.String()
 	}
 	return out.String()
+}
+
+// heapBudget is the heap growth a run may have over base: reserve reports
+// whether a step of about n bytes fits, and when not calls stop.
+type heapBudget struct {
+	base, limit uint64
+	stop        func()
+}
+
+func (h *heapBudget) reserve(n float64) bool {
+	growth := uint64(0)
+	if cur := heapObjects(); cur > h.base {
+		growth = cur - h.base
+	}
+	if float64(growth)+n <= float64(h.limit) {
+		return true
+	}
+	h.stop()
+	return false
 }
