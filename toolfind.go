@@ -72,6 +72,18 @@ func Clients(cat *corpus.Catalog, spec string, opts ClientOptions) ([]search.Sim
 // set, after each is built with the number built so far and the total.
 // The order of the result is the order of spec, whatever finishes first.
 func ClientsWith(cat *corpus.Catalog, spec string, opts ClientOptions, progress func(done, total int)) ([]search.Simulator, error) {
+	return ClientsView(cat, spec, opts, nil, progress)
+}
+
+// CatalogView narrows the catalog one client is built over: what a
+// client's own configuration removes (package clientconfig's View: tool
+// filters, servers it does not connect). It returns cat itself when it
+// removes nothing.
+type CatalogView func(client search.ClientID, cat *corpus.Catalog) *corpus.Catalog
+
+// ClientsView is ClientsWith with each client built over view(client,
+// cat); a nil view builds every client over cat.
+func ClientsView(cat *corpus.Catalog, spec string, opts ClientOptions, view CatalogView, progress func(done, total int)) ([]search.Simulator, error) {
 	profiles, err := search.Resolve(spec)
 	if err != nil {
 		return nil, err
@@ -90,7 +102,11 @@ func ClientsWith(cat *corpus.Catalog, spec string, opts ClientOptions, progress 
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			sims[i], errs[i] = search.Build(p, cat, opts[p.ID.Name])
+			c := cat
+			if view != nil {
+				c = view(p.ID, cat)
+			}
+			sims[i], errs[i] = search.Build(p, c, opts[p.ID.Name])
 			if progress != nil {
 				mu.Lock()
 				done++

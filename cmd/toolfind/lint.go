@@ -52,7 +52,7 @@ Exit status: 0 when no finding is an error (or of the --fail-on severity or wors
 is, 2 for bad flags or input. --fail-on none always exits 0 after the report.
 
 --list-rules lists the rules and their default severities. A .toolfind.yaml in the working
-directory (or --config FILE) sets per-rule severities:
+directory (or --lint-config FILE) sets per-rule severities:
 
   lint:
     min-severity: warning
@@ -73,7 +73,7 @@ directory (or --config FILE) sets per-rule severities:
 	f.StringVar(&opts.minSeverity, "min-severity", "", "show findings of this severity or worse: info, warning, error (default warning, or the config file's)")
 	f.StringSliceVar(&opts.enable, "enable", nil, "rules to turn on, comma-separated (all: every rule)")
 	f.StringSliceVar(&opts.disable, "disable", nil, "rules to turn off, comma-separated (all: every rule)")
-	f.StringVar(&opts.config, "config", "", "lint configuration `FILE` (default ./"+defaultLintConfig+" when present)")
+	f.StringVar(&opts.config, "lint-config", "", "lint configuration `FILE` (default ./"+defaultLintConfig+" when present; --config with a .yaml file reads it too)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "after each finding, one line per tool and client report at its own location")
 	f.BoolVar(&opts.listRules, "list-rules", false, "list every rule with its default severity and what it finds, then exit")
 	return cmd
@@ -84,6 +84,15 @@ func (opts *lintOptions) lintConfig() (lint.Config, error) {
 	var cfg lint.Config
 	path, required := opts.config, true
 	if path == "" {
+		// --config with a YAML file is the lint configuration: client
+		// configurations are JSON or TOML.
+		for _, c := range opts.global.source.configs {
+			if isLintConfig(c) {
+				path = c
+			}
+		}
+	}
+	if path == "" {
 		path, required = defaultLintConfig, false
 	}
 	data, err := os.ReadFile(path)
@@ -93,7 +102,7 @@ func (opts *lintOptions) lintConfig() (lint.Config, error) {
 			return cfg, badInput(err)
 		}
 	case required || !errors.Is(err, fs.ErrNotExist):
-		return cfg, badInput(fmt.Errorf("--config: %w", err))
+		return cfg, badInput(fmt.Errorf("lint configuration: %w", err))
 	}
 	if err := cfg.Set(opts.disable, false); err != nil {
 		return cfg, usageError("--disable: %v", err)
@@ -137,6 +146,9 @@ func runLint(cmd *cobra.Command, opts *lintOptions) error {
 			return usageError("--fail-on: %v (or none)", err)
 		}
 	}
+	// Lint reports on the tools the servers publish: a --config file's
+	// tool filters do not hide any (its trust settings still apply).
+	opts.global.noViews = true
 	cat, err := opts.global.loadCatalog(cmd.Context())
 	if err != nil {
 		return err

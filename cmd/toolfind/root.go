@@ -77,6 +77,9 @@ type globalOptions struct {
 	// where time and memory went (-v).
 	quiet, timing bool
 	status        *runStatus
+	// noViews builds every client over the whole catalog, whatever the
+	// --config files filter.
+	noViews bool
 }
 
 // addVerbose gives a command -v/--verbose as another name for --timing
@@ -159,6 +162,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 // for) get the whole tree.
 func newRootCmd(ios *IOStreams, args []string) *cobra.Command {
 	g := &globalOptions{errOut: ios.ErrOut}
+	g.source.errOut = ios.ErrOut
 	root := &cobra.Command{
 		Use:   "toolfind",
 		Short: "Will each AI agent client find your MCP tools, and what will its model see?",
@@ -330,6 +334,13 @@ func (g *globalOptions) run() *runStatus {
 // options' files.
 func (g *globalOptions) options() (toolfind.ClientOptions, error) {
 	out := toolfind.ClientOptions{}
+	// What the --config files set, unless a flag says otherwise.
+	for client, o := range g.source.cfg.options() {
+		out[client] = search.Options{}
+		for k, v := range o {
+			out[client][k] = v
+		}
+	}
 	for _, p := range clientProfiles() {
 		for _, o := range p.Options {
 			flag := clientFlag(p.ID.Name, o)
@@ -360,7 +371,7 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 		return nil, err
 	}
 	ph := g.run().begin("build", 0, false)
-	sims, err := toolfind.ClientsWith(cat, g.clients, opts, func(done, total int) {
+	sims, err := toolfind.ClientsView(cat, g.clients, opts, g.view(), func(done, total int) {
 		ph.total = int64(total)
 		ph.set(int64(done))
 	})
@@ -377,6 +388,16 @@ func (g *globalOptions) simulators(cat *corpus.Catalog) ([]search.Simulator, err
 	g.sayResolutions()
 	ph.end(fmt.Sprintf("built %s", count(len(sims), "client", "clients")))
 	return sims, nil
+}
+
+// view narrows each client's catalog as its --config file says (nil
+// without one; lint sets noViews: it reports on the servers' tools as
+// published).
+func (g *globalOptions) view() toolfind.CatalogView {
+	if g.source.cfg == nil || g.noViews {
+		return nil
+	}
+	return g.source.cfg.view
 }
 
 // buildError is the usage error for a client that cannot be built: a bad

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,12 @@ type sourceOptions struct {
 	urls    []string
 	headers []string
 	timeout time.Duration
+	// configs are client configuration files (--config), configFormat
+	// forces their format; cfg is what they hold, read once.
+	configs      []string
+	configFormat string
+	cfg          *configSources
+	errOut       io.Writer
 }
 
 func addSourceFlags(root *cobra.Command, s *sourceOptions) {
@@ -28,11 +35,24 @@ func addSourceFlags(root *cobra.Command, s *sourceOptions) {
 		"live MCP server over stdio: `'[NAME=]CMD ARGS'` (shell-style quotes, no expansion; the name defaults to the server's serverInfo.name); repeatable")
 	pf.StringArrayVar(&s.urls, "url", nil, "live MCP server over streamable HTTP: `[NAME=]URL`; repeatable")
 	pf.StringArrayVar(&s.headers, "header", nil, "HTTP header `KEY:VALUE` for every --url server (e.g. 'Authorization: Bearer …'); repeatable")
+	pf.StringArrayVar(&s.configs, "config", nil,
+		"`FILE`: start the MCP servers of a client's configuration and simulate that client with its settings (tool filters, trust, servers switched off): Claude Code .mcp.json or ~/.claude.json, claude_desktop_config.json, Codex config.toml, Gemini CLI settings.json, VS Code mcp.json, Copilot CLI mcp-config.json, opencode.json; repeatable")
+	pf.StringVar(&s.configFormat, "config-format", "", "format of the --config files when their name does not tell: claude-code, claude-desktop, codex, gemini, vscode, copilot, opencode")
 	pf.DurationVar(&s.timeout, "timeout", snap.DefaultTimeout, "time limit for each phase of a live server: start and handshake, then tools/list with all its pages")
 }
 
 // live reports whether any live server was named.
-func (s *sourceOptions) live() bool { return len(s.servers)+len(s.urls) > 0 }
+func (s *sourceOptions) live() bool {
+	if len(s.servers)+len(s.urls) > 0 {
+		return true
+	}
+	for _, c := range s.configs {
+		if !isLintConfig(c) {
+			return true
+		}
+	}
+	return false
+}
 
 // sources parses the live-server flags (usage errors, exit 2).
 func (s *sourceOptions) sources() ([]snap.Source, error) {
@@ -130,6 +150,14 @@ func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress fu
 	if _, err := s.sources(); err != nil {
 		return nil, err // flag mistakes before starting anything
 	}
+	errOut := s.errOut
+	if errOut == nil {
+		errOut = io.Discard
+	}
+	cs, err := s.readConfigs(errOut)
+	if err != nil {
+		return nil, err
+	}
 	var base *corpus.Catalog
 	if len(catalogs) > 0 {
 		var err error
@@ -137,13 +165,20 @@ func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress fu
 			return nil, badInput(err)
 		}
 	}
-	snaps, err := s.snapshots(ctx)
+	var snaps []*snap.Snapshot
+	if len(s.servers)+len(s.urls) > 0 {
+		if snaps, err = s.snapshots(ctx); err != nil {
+			return nil, err
+		}
+	}
+	fromConfig, err := s.takeConfig(ctx, cs)
 	if err != nil {
 		return nil, err
 	}
-	cat, err := snap.Merge(base, snaps)
+	cat, err := snap.Merge(base, append(snaps, fromConfig...))
 	if err != nil {
 		return nil, badInput(fmt.Errorf("merging live servers: %w", err))
 	}
+	cs.setOthers(cat)
 	return cat, nil
 }

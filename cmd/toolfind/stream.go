@@ -83,7 +83,11 @@ func (g *globalOptions) rankEach(ctx context.Context, cat *corpus.Catalog, q sea
 	done := 0
 	most, err := schedule(len(profiles), est, kept, memoryRoom(), runtime.GOMAXPROCS(0), func(i int) error {
 		p := profiles[i]
-		sim, err := search.Build(p, cat, opts[p.ID.Name])
+		c := cat
+		if v := g.view(); v != nil {
+			c = v(p.ID, cat)
+		}
+		sim, err := search.Build(p, c, opts[p.ID.Name])
 		if err != nil {
 			build[i] = true
 			return err

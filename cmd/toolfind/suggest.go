@@ -220,7 +220,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		return err
 	}
 	build := func(c *corpus.Catalog) ([]search.Simulator, error) {
-		return toolfind.ClientsWith(c, g.clients, clientOpts, nil)
+		return toolfind.ClientsView(c, g.clients, clientOpts, g.view(), nil)
 	}
 	ph := g.run().begin("suggest", 0, false)
 	sopts := suggest.Options{
