@@ -107,7 +107,7 @@ type Server struct {
 	Key string
 	// Field is where it is written: "mcpServers.everything",
 	// `projects["/src/app"].mcpServers.everything`, "mcp_servers.everything".
-	Field string
+	Field     string
 	Transport Transport
 	// Command and Args (stdio), after expansion; RawCommand the same as
 	// written (Label shows it).
