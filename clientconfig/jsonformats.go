@@ -15,11 +15,11 @@ import (
 // Detect tells a file's format from its name, then its content:
 // .toml → codex; .mcp.json and .claude.json → claude-code;
 // claude_desktop_config.json → claude-desktop; mcp-config.json →
-// copilot; opencode.json(c) → opencode; mcp.json with "servers" → vscode;
-// settings.json → gemini, or vscode when it has "mcp"."servers". Any other
-// name goes by the content: "servers" → vscode, "mcp" → opencode,
-// "mcpServers" whose entries use includeTools, excludeTools, trust or
-// httpUrl → gemini, with a "tools" array → copilot, else claude-code.
+// copilot; opencode.json(c) → opencode; settings.json → gemini with
+// "mcpServers", vscode with "mcp"."servers". Any other name goes by the
+// content: "servers" → vscode; "mcpServers" whose entries use includeTools,
+// excludeTools, trust or httpUrl → gemini, with a "tools" array → copilot,
+// else claude-code; "mcp" alone → opencode.
 func Detect(path string, data []byte) (Format, error) {
 	base := strings.ToLower(filepath.Base(path))
 	switch {
@@ -41,24 +41,24 @@ func Detect(path string, data []byte) (Format, error) {
 		}
 		return "", &Error{Path: path, Msg: "cannot tell which client's configuration this is (not JSON with MCP servers, not a TOML file); name the format with --config-format"}
 	}
-	if _, ok := v.Get("servers"); ok {
+	_, hasServers := v.Get("servers")
+	mcp, hasMCP := v.Get("mcp")
+	_, mcpServers := mcp.Get("servers")
+	servers, hasMCPServers := v.Get("mcpServers")
+	switch {
+	case base == "settings.json" && hasMCP && mcpServers && !hasMCPServers:
 		return VSCode, nil
-	}
-	if m, ok := v.Get("mcp"); ok {
-		if _, ok := m.Get("servers"); ok && base == "settings.json" {
-			return VSCode, nil
-		}
+	case base == "settings.json" && hasMCPServers:
+		return Gemini, nil
+	case hasServers:
+		return VSCode, nil
+	case !hasMCPServers && hasMCP:
 		return OpenCode, nil
-	}
-	servers, ok := v.Get("mcpServers")
-	if !ok {
+	case !hasMCPServers:
 		if _, ok := v.Get("projects"); ok {
 			return ClaudeCode, nil
 		}
 		return "", &Error{Path: path, Msg: `no "mcpServers", "servers", "mcp" or [mcp_servers] in it: not a client configuration with MCP servers (--config-format names the format)`}
-	}
-	if base == "settings.json" {
-		return Gemini, nil
 	}
 	for _, m := range servers.Members() {
 		for _, k := range []string{"includeTools", "excludeTools", "trust", "httpUrl"} {
