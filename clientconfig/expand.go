@@ -1,8 +1,8 @@
 package clientconfig
 
 import (
+	"github.com/toolfind/toolfind/internal/lazyre"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -15,11 +15,11 @@ type expander func(s string) (string, []string)
 func noExpand(s string) (string, []string) { return s, nil }
 
 var (
-	claudeVar = regexp.MustCompile(`\$\{([^}:]+)(?::-([^}]*))?\}`)
-	geminiVar = regexp.MustCompile(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([^}]+)\})`)
-	vscodeVar = regexp.MustCompile(`\$\{([^}]*)\}`)
-	copVar    = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-	ocVar     = regexp.MustCompile(`\{(env|file):([^}]+)\}`)
+	claudeVar = lazyre.New(`\$\{([^}:]+)(?::-([^}]*))?\}`)
+	geminiVar = lazyre.New(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([^}]+)\})`)
+	vscodeVar = lazyre.New(`\$\{([^}]*)\}`)
+	copVar    = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+	ocVar     = lazyre.New(`\{(env|file):([^}]+)\}`)
 )
 
 // claudeExpand: ${VAR} and ${VAR:-default}; an unset ${VAR} without a
@@ -27,8 +27,8 @@ var (
 // literal text), $VAR is never expanded.
 func claudeExpand(env func(string) (string, bool)) expander {
 	return func(s string) (string, []string) {
-		return claudeVar.ReplaceAllStringFunc(s, func(m string) string {
-			g := claudeVar.FindStringSubmatch(m)
+		return claudeVar.Re().ReplaceAllStringFunc(s, func(m string) string {
+			g := claudeVar.Re().FindStringSubmatch(m)
 			if v, ok := env(g[1]); ok && (v != "" || !strings.Contains(m, ":-")) {
 				return v
 			}
@@ -44,8 +44,8 @@ func claudeExpand(env func(string) (string, bool)) expander {
 // (resolveEnvVarsInString keeps the match).
 func geminiExpand(env func(string) (string, bool)) expander {
 	return func(s string) (string, []string) {
-		return geminiVar.ReplaceAllStringFunc(s, func(m string) string {
-			g := geminiVar.FindStringSubmatch(m)
+		return geminiVar.Re().ReplaceAllStringFunc(s, func(m string) string {
+			g := geminiVar.Re().FindStringSubmatch(m)
 			name := g[1] + g[2]
 			if v, ok := env(name); ok {
 				return v
@@ -58,7 +58,7 @@ func geminiExpand(env func(string) (string, bool)) expander {
 // copilotExpand: ${VAR}; unset stays as written.
 func copilotExpand(env func(string) (string, bool)) expander {
 	return func(s string) (string, []string) {
-		return copVar.ReplaceAllStringFunc(s, func(m string) string {
+		return copVar.Re().ReplaceAllStringFunc(s, func(m string) string {
 			if v, ok := env(m[2 : len(m)-1]); ok {
 				return v
 			}
@@ -86,7 +86,7 @@ func InputEnv(id string) string {
 func vscodeExpand(env func(string) (string, bool), workspace, home string) expander {
 	return func(s string) (string, []string) {
 		var missing []string
-		out := vscodeVar.ReplaceAllStringFunc(s, func(m string) string {
+		out := vscodeVar.Re().ReplaceAllStringFunc(s, func(m string) string {
 			name := m[2 : len(m)-1]
 			switch {
 			case strings.HasPrefix(name, "env:"):
@@ -121,8 +121,8 @@ func vscodeExpand(env func(string) (string, bool), workspace, home string) expan
 func opencodeExpand(env func(string) (string, bool), read func(string) ([]byte, error), dir, home string) expander {
 	return func(s string) (string, []string) {
 		var missing []string
-		out := ocVar.ReplaceAllStringFunc(s, func(m string) string {
-			g := ocVar.FindStringSubmatch(m)
+		out := ocVar.Re().ReplaceAllStringFunc(s, func(m string) string {
+			g := ocVar.Re().FindStringSubmatch(m)
 			if g[1] == "env" {
 				v, _ := env(g[2])
 				return v

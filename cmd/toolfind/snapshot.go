@@ -45,7 +45,7 @@ with code 3 and a message naming the phase: start, handshake, list or parse.`,
 func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 	src := &opts.global.source
 	if !src.live() {
-		return usageError("snapshot needs at least one --server or --url")
+		return usageError("snapshot needs at least one --server, --url or --config")
 	}
 	if len(opts.global.catalogs) > 0 {
 		return usageError("snapshot reads live servers only; --catalog does not apply")

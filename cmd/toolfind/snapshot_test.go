@@ -144,7 +144,7 @@ func TestLiveFlagErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"snapshot"}, "snapshot needs at least one --server or --url"},
+		{[]string{"snapshot"}, "snapshot needs at least one --server, --url or --config"},
 		{[]string{"snapshot", "--server", "x", "--catalog", "a.json"}, "--catalog does not apply"},
 		{[]string{"snapshot", "--server", "  "}, "no command"},
 		{[]string{"snapshot", "--server", "srv 'open"}, "unterminated single quote"},

@@ -93,6 +93,32 @@ func (s *sourceOptions) sources() ([]snap.Source, error) {
 // be reached or answers wrongly is exit code 3, its message naming the
 // phase (start, handshake, list, parse).
 func (s *sourceOptions) snapshots(ctx context.Context) ([]*snap.Snapshot, error) {
+	if _, err := s.sources(); err != nil {
+		return nil, err // flag mistakes before starting anything
+	}
+	errOut := s.errOut
+	if errOut == nil {
+		errOut = io.Discard
+	}
+	cs, err := s.readConfigs(errOut)
+	if err != nil {
+		return nil, err
+	}
+	var snaps []*snap.Snapshot
+	if len(s.servers)+len(s.urls) > 0 {
+		if snaps, err = s.flagSnapshots(ctx); err != nil {
+			return nil, err
+		}
+	}
+	fromConfig, err := s.takeConfig(ctx, cs)
+	if err != nil {
+		return nil, err
+	}
+	return append(snaps, fromConfig...), nil
+}
+
+// flagSnapshots runs the --server and --url servers.
+func (s *sourceOptions) flagSnapshots(ctx context.Context) ([]*snap.Snapshot, error) {
 	srcs, err := s.sources()
 	if err != nil {
 		return nil, err
@@ -150,14 +176,6 @@ func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress fu
 	if _, err := s.sources(); err != nil {
 		return nil, err // flag mistakes before starting anything
 	}
-	errOut := s.errOut
-	if errOut == nil {
-		errOut = io.Discard
-	}
-	cs, err := s.readConfigs(errOut)
-	if err != nil {
-		return nil, err
-	}
 	var base *corpus.Catalog
 	if len(catalogs) > 0 {
 		var err error
@@ -165,20 +183,14 @@ func (s *sourceOptions) load(ctx context.Context, catalogs []string, progress fu
 			return nil, badInput(err)
 		}
 	}
-	var snaps []*snap.Snapshot
-	if len(s.servers)+len(s.urls) > 0 {
-		if snaps, err = s.snapshots(ctx); err != nil {
-			return nil, err
-		}
-	}
-	fromConfig, err := s.takeConfig(ctx, cs)
+	snaps, err := s.snapshots(ctx)
 	if err != nil {
 		return nil, err
 	}
-	cat, err := snap.Merge(base, append(snaps, fromConfig...))
+	cat, err := snap.Merge(base, snaps)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("merging live servers: %w", err))
 	}
-	cs.setOthers(cat)
+	s.cfg.setOthers(cat)
 	return cat, nil
 }
