@@ -1,10 +1,11 @@
 package clientconfig
 
 import (
-	"github.com/toolfind/toolfind/internal/lazyre"
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/toolfind/toolfind/internal/lazyre"
 )
 
 // expander substitutes a client's placeholders in one string; it returns
