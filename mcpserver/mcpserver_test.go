@@ -141,6 +141,11 @@ func TestShow(t *testing.T) {
 	assert.Contains(t, text, "\n== claude@2.1.332: as mcp__billing__invoice_lookup, ")
 	assert.Contains(t, text, "\n== gemini@0.61.0: as mcp_billing_invoice_lookup, ")
 
+	// Gemini CLI does not declare a tool named like one of its built-ins.
+	text, isErr = call(t, cs, "show_tool_as_model_sees_it", map[string]any{"tool": "files/write_file", "clients": "gemini"})
+	require.False(t, isErr, text)
+	assert.Contains(t, text, "\n== gemini@0.61.0: not shown to the model (")
+
 	text, isErr = call(t, cs, "show_tool_as_model_sees_it", map[string]any{"tool": "invoice_lokup"})
 	assert.True(t, isErr)
 	assert.Contains(t, text, "invoice_lokup")

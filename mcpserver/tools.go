@@ -202,8 +202,12 @@ func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in showInpu
 		b.WriteString("\n")
 		if !shown {
 			fmt.Fprintf(&b, "== %s: not shown to the model", line(sim.Client().String()))
-			if len(v.Notes) > 0 {
-				fmt.Fprintf(&b, " (%s)", line(strings.Join(v.Notes, "; ")))
+			why := v.Notes
+			if len(why) == 0 {
+				why = problems(sim, id)
+			}
+			if len(why) > 0 {
+				fmt.Fprintf(&b, " (%s)", line(strings.Join(why, "; ")))
 			}
 			b.WriteString("\n")
 			continue
@@ -216,6 +220,22 @@ func (h *handlers) show(ctx context.Context, _ *mcp.CallToolRequest, in showInpu
 		b.WriteString("\n")
 	}
 	return textResult(b.String(), "ask for fewer clients"), nil, nil
+}
+
+// problems are the client's first error or warning about the tool
+// (search.Reporter), which say why it never shows it, as `toolfind show`
+// says.
+func problems(sim search.Simulator, id corpus.ToolID) []string {
+	rep, ok := sim.(search.Reporter)
+	if !ok {
+		return nil
+	}
+	for _, d := range rep.Problems() {
+		if d.Severity != corpus.Info && corpus.NewToolID(d.Server, d.Tool) == id {
+			return []string{d.Message}
+		}
+	}
+	return nil
 }
 
 // lintInput are lint_tool_definitions' arguments.
