@@ -17,43 +17,59 @@
 //     diagnostics and are left out.
 //  2. Targets: every expected tool of a missed pair, the most missed
 //     first (ties by id).
-//  3. Words, per target: the words of its missed prompts and of the calls
-//     written for them (intent.Keywords: lowercased, split at punctuation
-//     and camelCase, stop and filler words out, Snowball stems), less
-//     those the tool's name, title, description or hint already has,
-//     numbers and words under three letters. A word is generic, and
-//     dropped, when more than 2p+1 prompts that do not expect the tool use
-//     it, p being the missed prompts that do: "show" or "list" would fix
-//     one prompt by pulling the tool into many others. The rest are ranked
-//     by missed prompts, then missed pairs, then fewest other prompts,
-//     then alphabetically, and spelled as the prompts spell them most.
-//  4. Candidates, least intrusive first, each field tried with the top 1,
-//     2, 4, 8 words and the most the budget allows:
-//     - search hint: _meta["anthropic/searchHint"] gains the words (at
-//     most Options.HintWords); tried only for Claude pairs whose call is a
-//     keyword search, since a select: call looks names up
+//  3. Words, per target and field: the words of its missed prompts and of
+//     the calls written for them (intent.Keywords: lowercased, split at
+//     punctuation and camelCase, stop and filler words out, Snowball
+//     stems), less those the tool's name, title, description or hint
+//     already has, numbers and words under three letters. A word is
+//     generic, and dropped, when more than 2p+1 prompts that do not expect
+//     the tool use it, p being the missed prompts that do. The rest are
+//     ranked by missed prompts, then missed pairs, then fewest other
+//     prompts, then alphabetically, and spelled as the prompts spell them
+//     most ("VMs").
+//  4. The tool's vocabulary, not one prompt's: a word is kept only when
+//     the learning prompts that expect the tool (found or missed) use it
+//     in two folds at least (cross-validation folds: the learning queries
+//     dealt by position into 3), or when one does and the word is the
+//     tool's own all the same: an action verb ("resize"), a longer form or
+//     a part of a word of its name ("vms" for compute_vm_get, "config" for
+//     appconfig_kv_get), the initials of words of its name or description
+//     ("WAF" for Well-Architected Framework), or a word of its input
+//     schema. "groceries", "d4s" or "staging" are none of these.
+//  5. Candidates, least intrusive field first:
+//     - search hint: _meta["anthropic/searchHint"] gains the words as
+//     keywords (at most Options.HintWords); tried only for Claude pairs
+//     whose call is a keyword search, since a select: call looks names up
 //     (specs/claude.md §1);
-//     - description: "Words, more words. " in front of it, where every
-//     client's cut keeps them (Claude's listing cap, Codex's 1,000-byte
-//     plugin cut, OpenCode code mode's catalog line and Grok's limits all
-//     cut the end); at most 4 words and Options.DescriptionBudget
-//     characters;
+//     - description: one sentence written by a template (sentenceFor):
+//     "Also use it to resize or scale disks." (actions and the name's
+//     object), "Also use it when asked to count." (no object), "Also use
+//     it for VMs and cost." (other words), or both clauses; at most 4
+//     words and Options.DescriptionBudget characters. It ends the first
+//     paragraph, or follows the first sentence when that paragraph would
+//     end past 1,000 bytes (Codex's cut), so every client's cut keeps it;
 //     - title: "Title (words)" (the humanized name when there is no title;
 //     at most 4 words, 60 characters); tried only for Codex tool_search
 //     pairs, the one search that indexes titles (specs/codex.md §5.1);
 //     - name (Options.Rename): the words appended in the name's own style;
 //     always flagged breaking, and the query set's expectations follow it.
-//  5. Screening: a candidate is applied to a copy of the working catalog
-//     (the tool's JSON object is edited member by member and read back
-//     through the catalog parser) and every client is re-simulated, the
-//     writer included, on the queries it can change: those expecting the
-//     tool, and those whose prompt or written calls use one of the added
-//     words. It is rejected when it makes any pair worse (a regression)
-//     or improves none. Per field, the sizes are tried in order until one
-//     fixes every missed pair the field reaches; the best (largest total
-//     gain, then fewest words) is accepted into the working catalog and
-//     the next field is tried on top of it.
-//  6. Verification: the accepted edits are applied to the input catalog and
+//  6. Cross-validation chooses each edit: for each number of words n (1,
+//     2, 4 and the most the budget allows) and each fold k, the top n
+//     words learned without fold k (steps 3–4 on the other folds) are
+//     phrased and re-simulated (a candidate is applied to a copy of the
+//     working catalog, the tool's JSON object edited member by member and
+//     read back through the catalog parser, and every client is re-run,
+//     the writer included, on the learning queries it can change: those
+//     expecting the tool, and those whose prompt or calls use a word of
+//     the added text). The size kept is the one whose edits gain most on
+//     the folds they were not learned on and make none of those folds'
+//     pairs worse, the fewest words among equals; when every size makes a
+//     held-out fold worse, the edit is rejected ("learned without a fold,
+//     it makes N of that fold's pairs worse"). That size's words learned
+//     on every fold make the edit, which must then fix a learning pair and
+//     make none worse; it joins the working catalog and the next field is
+//     tried on top of it.
+//  7. Verification: the accepted edits are applied to the input catalog and
 //     the whole corpus is re-simulated (a collection statistic such as
 //     BM25's average length moves every score a little). While some pair
 //     is worse than before, the edit most to blame is dropped (its tool
@@ -63,27 +79,35 @@
 //     are dropped too. The figures of the last run are the report's
 //     "after", which is exactly what bench reports on the edited catalog.
 //
-// With Options.Holdout, a seeded shuffle holds a share of the queries out:
-// steps 2–6 see only the rest, and the report gives both parts' figures
-// and the held-out pairs the edits made worse.
+// With Options.Holdout, a seeded shuffle holds a share of the queries out
+// (Options.HeldOut: a rule such as AlternateLines, the even-numbered
+// lines): steps 2–7 see only the rest, and the report gives both parts'
+// figures and the held-out pairs the edits made worse. Zero regressions
+// is a promise about the queries the edits were learned on; the held-out
+// part is reported as it comes out.
+//
+// What cross-validation can and cannot show: a tool whose missed prompts
+// all sit in one fold has nothing in the other folds to be helped, so for
+// it the folds check only that the edit hurts no prompt it was not learned
+// on; the vocabulary rule (step 4) is what keeps one prompt's words out.
 //
 // # Example
 //
 // The notes fixture (testdata/notes.json, TestNotesVerbatim) has
 // archive_note, "Move a note out of the active list into the archive.",
-// expected by three prompts: "stash the meeting memo away", "stash my old
-// memo", "put the draft memo away in storage". No client finds it with
-// the prompt as the query. Its words rank memo (3 missed prompts), then
-// away and stash (2 each; "memo" is also in "create a memo about lunch",
-// which expects create_note: one other prompt, 1 ≤ 2·3+1, so not
-// generic). The hint comes first: "memo" fixes every Claude pair, so no
-// more words are tried for it. Then the description, its words ranked
-// again without memo (the tool's hint has it now): "Stash, away. Move a
-// note …" shows the tool to Grok, Codex's tool_search and OpenCode code
-// mode for all three prompts and moves no other prompt's tool, so it is
-// kept. Codex code mode's all-terms script needs every word of a prompt
-// in one tool, which a four-word lead-in does not give: it stays at 0%
-// for these prompts.
+// expected by three prompts, in folds 1, 2 and 0: "stash the meeting
+// memo away", "stash my old memo", "put the draft memo away in storage".
+// No client finds it with the prompt as the query. Its words: memo (3
+// missed prompts, 3 folds), away and stash (2 each, 2 folds), then
+// meeting, old, draft, storage and put (one prompt each; only put, an
+// action verb, is the tool's vocabulary). The hint comes first: "memo
+// away" fixes every Claude pair. Then the description, its words ranked
+// again without memo and away (the hint has them): "Also use it for
+// stash." shows the tool to Codex's tool_search and OpenCode code mode
+// for every prompt and to Grok for the two stash prompts, and moves no
+// other prompt's tool. Codex's tool_search title gains the last word,
+// "put". Grok still misses "put the draft memo away in storage": its
+// words are that prompt's alone.
 //
 // # Documents
 //

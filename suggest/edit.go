@@ -47,6 +47,8 @@ type Change struct {
 	After  string `json:"after"`
 	// Words are the words the change adds, as the prompts spell them.
 	Words []string `json:"words"`
+	// Sentence is the sentence a description change inserts (sentenceFor).
+	Sentence string `json:"sentence,omitempty"`
 	// Breaking marks a change that breaks the server's callers (a rename).
 	Breaking bool `json:"breaking,omitempty"`
 }

@@ -107,8 +107,6 @@ func TestNaming(t *testing.T) {
 	assert.Equal(t, "archive-note-stash", renamed("archive-note", []string{"stash"}))
 	assert.Equal(t, "archiveNoteStashMemo", renamed("archiveNote", []string{"stash", "memo"}))
 	words := []candidateWord{{Form: "stash"}, {Form: "away"}}
-	assert.Equal(t, "Stash, away. ", descriptionPrefix(words, "Move a note."))
-	assert.Equal(t, "Stash, away.", descriptionPrefix(words, ""))
 	tool := &corpus.Tool{Name: "archive_note"}
 	assert.Equal(t, "Archive note (stash, away)", titleFor(tool, words))
 	tool.Title = "Archive"

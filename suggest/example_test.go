@@ -32,7 +32,7 @@ func ExampleSuggest() {
 	}
 	// Output:
 	// claude@2.1.332: 70% → 100%
-	// grok@1.0.0: 70% → 100%
-	// notes/archive_note search_hint: "memo"
-	// notes/archive_note description: "Away, stash. Move a note out of the active list into the archive."
+	// grok@1.0.0: 70% → 90%
+	// notes/archive_note search_hint: "memo away"
+	// notes/archive_note description: "Move a note out of the active list into the archive. Also use it for stash."
 }

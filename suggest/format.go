@@ -221,7 +221,7 @@ func (r *Report) text(w *bufio.Writer) {
 	}
 	if h := r.Holdout; h != nil {
 		fmt.Fprintln(w)
-		para(w, "", fmt.Sprintf("held out: %d of %d queries (share %.2f, seed %d); edits learned on the other %d", h.Held, h.Held+h.Learn, h.Share, h.Seed, h.Learn))
+		para(w, "", fmt.Sprintf("held out: %d of %d queries (%s); edits learned on the other %d", h.Held, h.Held+h.Learn, h.rule(), h.Learn))
 		fmt.Fprintf(w, "%-*s  %15s  %15s\n", width, "CLIENT", "LEARNED ON", "HELD OUT")
 		var notes []string
 		for _, c := range h.Clients {
@@ -294,8 +294,8 @@ func writeChangeText(w *bufio.Writer, c Change) {
 	case Hint:
 		para(w, "  ", fmt.Sprintf(`+ _meta["%s"]: "%s"`, HintKey, clip(c.After, 70)))
 	case Description:
-		if added, ok := strings.CutSuffix(c.After, c.Before); ok && c.Before != "" {
-			para(w, "  ", fmt.Sprintf("+ \"%s\" at the front of the description", clip(added, 80)))
+		if c.Sentence != "" {
+			para(w, "  ", fmt.Sprintf("+ the description gains \"%s\"", clip(c.Sentence, 80)))
 		} else {
 			para(w, "  ", fmt.Sprintf("+ description: \"%s\"", clip(c.After, 80)))
 		}
@@ -326,18 +326,9 @@ func (r *Report) markdown(w *bufio.Writer) {
 		if e.NewID != "" {
 			fmt.Fprintf(w, " → `%s` ⚠️ breaking rename", mdCode(string(e.NewID)))
 		}
-		fmt.Fprintf(w, "\n\n%s; no regressions.\n\n```diff\n", upperFirst(fixesSummary(e.Fixes)))
-		for _, c := range e.Changes {
-			label := string(c.Field)
-			if c.Field == Hint {
-				label = `_meta["` + HintKey + `"]`
-			}
-			if c.Before != "" {
-				fmt.Fprintf(w, "- %s: \"%s\"\n", label, clip(c.Before, 200))
-			}
-			fmt.Fprintf(w, "+ %s: \"%s\"\n", label, clip(c.After, 200))
-		}
-		fmt.Fprintf(w, "```\n\n| client | before | after | queries |\n|---|---:|---:|---:|\n")
+		fmt.Fprintf(w, "\n\n%s; no regressions.\n\n", upperFirst(fixesSummary(e.Fixes)))
+		writeDiff(w, e.Changes)
+		fmt.Fprintf(w, "\n| client | before | after | queries |\n|---|---:|---:|---:|\n")
 		for _, c := range e.Clients {
 			fmt.Fprintf(w, "| %s | %s | %s | %d |\n", mdEscape(c.Client), bench.Percent(c.Before), bench.Percent(c.After), c.Queries)
 		}
@@ -357,7 +348,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 		fmt.Fprintf(w, "\n</details>\n")
 	}
 	if h := r.Holdout; h != nil {
-		fmt.Fprintf(w, "\n**Held out:** %d of %d queries (seed %d); edits learned on the other %d.\n\n", h.Held, h.Held+h.Learn, h.Seed, h.Learn)
+		fmt.Fprintf(w, "\n**Held out:** %d of %d queries (%s); edits learned on the other %d.\n\n", h.Held, h.Held+h.Learn, mdEscape(h.rule()), h.Learn)
 		fmt.Fprintf(w, "| client | learned on | held out | note |\n|---|---:|---:|---|\n")
 		for _, c := range h.Clients {
 			fmt.Fprintf(w, "| %s | %s → %s | %s → %s | %s |\n", mdEscape(c.Client), bench.Percent(c.LearnBefore), bench.Percent(c.LearnAfter), bench.Percent(c.HeldBefore), bench.Percent(c.HeldAfter), mdEscape(c.Note))
@@ -379,4 +370,46 @@ func (r *Report) writerLine() string {
 		ids = append(ids, search.ParseClientID(c.Client))
 	}
 	return writer.LabelLine(r.Writer, ids)
+}
+
+// rule says how the held-out part was chosen.
+func (h *Holdout) rule() string {
+	if h.Split != "" {
+		return h.Split
+	}
+	return fmt.Sprintf("share %.2f, seed %d", h.Share, h.Seed)
+}
+
+// writeDiff shows a tool's changes as a diff of its JSON members, as the
+// file will read once the edit is made (values JSON-encoded, never cut),
+// so that a reviewer can accept it as it stands; each added sentence is
+// named below it.
+func writeDiff(w *bufio.Writer, cs []Change) {
+	var lines []string
+	var sentences []string
+	for _, c := range cs {
+		member := func(v string) string {
+			if c.Field == Hint {
+				return `"_meta": {"` + HintKey + `": ` + string(jsonString(v)) + `}`
+			}
+			return `"` + string(c.Field) + `": ` + string(jsonString(v))
+		}
+		if c.Before != "" {
+			lines = append(lines, "- "+member(c.Before))
+		}
+		lines = append(lines, "+ "+member(c.After))
+		if c.Sentence != "" {
+			sentences = append(sentences, c.Sentence)
+		}
+	}
+	fence := "```"
+	for _, l := range lines {
+		if strings.Contains(l, "```") {
+			fence = "~~~~"
+		}
+	}
+	fmt.Fprintf(w, "%sdiff\n%s\n%s\n", fence, strings.Join(lines, "\n"), fence)
+	for _, s := range sentences {
+		fmt.Fprintf(w, "\nAdded to the description: *%s*\n", mdEscape(s))
+	}
 }

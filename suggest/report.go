@@ -122,8 +122,10 @@ type Unfixed struct {
 // Holdout is the held-out check: per client, found@limit on the learning
 // part and on the held-out part, before and after.
 type Holdout struct {
-	Share   float64         `json:"share"`
-	Seed    uint64          `json:"seed"`
+	Share float64 `json:"share,omitempty"`
+	Seed  uint64  `json:"seed,omitempty"`
+	// Split names the rule of Options.HeldOut when one chose the part.
+	Split   string          `json:"split,omitempty"`
 	Learn   int             `json:"learn_queries"`
 	Held    int             `json:"held_queries"`
 	Clients []HoldoutClient `json:"clients"`
@@ -263,7 +265,7 @@ func (s *greedy) report(refs []toolRef, before, after *state, all, learn, held [
 
 // holdout fills the held-out check.
 func (s *greedy) holdout(refs []toolRef, before, after *state, learn, held []int) *Holdout {
-	h := &Holdout{Share: s.opts.Holdout, Seed: s.opts.Seed, Learn: len(learn), Held: len(held), Regressions: []Regression{}}
+	h := &Holdout{Share: s.opts.Holdout, Seed: s.opts.Seed, Split: s.opts.Split, Learn: len(learn), Held: len(held), Regressions: []Regression{}}
 	for _, row := range s.rows {
 		c := HoldoutClient{Client: row}
 		c.LearnBefore, _ = mean(before, row, learn)

@@ -13,6 +13,8 @@ import (
 	"github.com/toolfind/toolfind/bench"
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/search"
+	"github.com/toolfind/toolfind/search/bm25"
+	"github.com/toolfind/toolfind/search/intent"
 	"github.com/toolfind/toolfind/writer"
 )
 
@@ -57,6 +59,10 @@ type Options struct {
 	// they do on the held-out part.
 	Holdout float64
 	Seed    uint64
+	// HeldOut, when set, holds out the queries it is true for instead of a
+	// share (e.g. AlternateLines); Split names the rule in the report.
+	HeldOut func(q corpus.Query) bool
+	Split   string
 	// Progress, when set, is called as the work goes on (serialised).
 	Progress func(phase string, done, total int)
 }
@@ -141,7 +147,19 @@ func Suggest(ctx context.Context, cat *corpus.Catalog, build Builder, qs *corpus
 		all[i] = i
 	}
 	learn, held := all, []int(nil)
-	if opts.Holdout > 0 {
+	if opts.HeldOut != nil {
+		learn = nil
+		for i, q := range qs.Queries {
+			if opts.HeldOut(q) {
+				held = append(held, i)
+			} else {
+				learn = append(learn, i)
+			}
+		}
+		if len(held) == 0 || len(learn) == 0 {
+			return nil, fmt.Errorf("suggest: %s leaves %d of %d queries to learn on and %d held out: both need one at least", opts.Split, len(learn), len(all), len(held))
+		}
+	} else if opts.Holdout > 0 {
 		learn, held = split(len(all), opts.Holdout, opts.Seed)
 		if len(held) == 0 || len(learn) == 0 {
 			return nil, fmt.Errorf("suggest: holdout %v of %d queries leaves %d to learn on and %d held out: both need one at least", opts.Holdout, len(all), len(learn), len(held))
@@ -154,7 +172,7 @@ func Suggest(ctx context.Context, cat *corpus.Catalog, build Builder, qs *corpus
 		return nil, err
 	}
 	e.progress("before", 1, 1)
-	s := &greedy{engine: e, base: cat, cur: cat, origQS: qs, learn: learn, before: before, state: before.clone(), edits: map[toolRef]*ToolEdit{}}
+	s := &greedy{engine: e, base: cat, cur: cat, origQS: qs, learnIdx: learn, fold: foldsOf(learn), before: before, state: before.clone(), edits: map[toolRef]*ToolEdit{}}
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -169,6 +187,20 @@ func (e *engine) progress(phase string, done, total int) {
 	if e.opts.Progress != nil {
 		e.opts.Progress(phase, done, total)
 	}
+}
+
+// AlternateLines holds out the queries on even-numbered lines of their
+// file (2, 4, 6, …): the edits are learned on lines 1, 3, 5, … (the even
+// lines when counting from 0, as corpora/held-out.json does).
+func AlternateLines(q corpus.Query) bool { return q.Line%2 == 0 }
+
+// foldsOf deals the learning queries into the folds by position.
+func foldsOf(learn []int) map[int]int {
+	m := make(map[int]int, len(learn))
+	for i, q := range learn {
+		m[q] = i % folds
+	}
+	return m
 }
 
 // split shuffles 0..n-1 with the seed and holds out the first share.
@@ -268,7 +300,7 @@ func (e *engine) eval(cat *corpus.Catalog, idx []int, first bool) (*state, error
 // catches those.)
 func (s *greedy) affected(t corpus.ToolID, stems []string) []int {
 	var out []int
-	for _, q := range s.learn {
+	for _, q := range s.learnIdx {
 		hit := false
 		for _, id := range s.engine.qs.Queries[q].Expect {
 			if id == t {
@@ -306,20 +338,22 @@ type greedy struct {
 	*engine
 	base, cur *corpus.Catalog
 	origQS    *corpus.QuerySet
-	learn     []int
-	before    *state
-	state     *state
-	edits     map[toolRef]*ToolEdit
-	order     []toolRef // edited tools, in the order first edited
-	rejected  []Rejected
-	tried     int
+	learnIdx  []int
+	// fold is each learning query's cross-validation fold.
+	fold     map[int]int
+	before   *state
+	state    *state
+	edits    map[toolRef]*ToolEdit
+	order    []toolRef // edited tools, in the order first edited
+	rejected []Rejected
+	tried    int
 }
 
 // missedPairs returns the learning pairs where some expected tool is
 // t and no expected tool is certainly shown.
 func (s *greedy) missedPairs(t corpus.ToolID) []pairKey {
 	var out []pairKey
-	for _, q := range s.learn {
+	for _, q := range s.learnIdx {
 		exp := false
 		for _, id := range s.qs.Queries[q].Expect {
 			if id == t {
@@ -344,7 +378,7 @@ const eps = 1e-9
 // targets lists the tools with missed pairs, most missed first.
 func (s *greedy) targets() []corpus.ToolID {
 	count := map[corpus.ToolID]int{}
-	for _, q := range s.learn {
+	for _, q := range s.learnIdx {
 		for _, row := range s.rows {
 			if p, ok := s.state.p[pairKey{q, row}]; ok && p < 1-eps {
 				for _, id := range s.qs.Queries[q].Expect {
@@ -378,17 +412,10 @@ func (s *greedy) run() error {
 	return nil
 }
 
-// improve tries the edits of one tool, least intrusive first, and keeps
-// each kind's best that fixes misses and breaks nothing.
+// improve tries the edits of one tool, least intrusive field first, and
+// keeps each field's edit that cross-validation shows to carry over to
+// prompts it was not learned on (see crossValidate).
 func (s *greedy) improve(id corpus.ToolID) error {
-	// The prompts that do not expect the tool, where added words could
-	// pull it in (the same for every field).
-	var others []map[string]bool
-	for _, q := range s.learn {
-		if !expects(s.qs.Queries[q], id) {
-			others = append(others, s.promptStems[q])
-		}
-	}
 	for _, f := range []Field{Hint, Description, Title, Name} {
 		if f == Name && !s.opts.Rename {
 			continue
@@ -401,44 +428,252 @@ func (s *greedy) improve(id corpus.ToolID) error {
 		if len(missed) == 0 {
 			return nil
 		}
-		rows := map[string]bool{}
 		var words []missedWords
 		for _, k := range missed {
-			if !s.fieldReaches(f, k) {
-				continue
+			if s.fieldReaches(f, k) {
+				words = append(words, missedWords{query: k.q, fold: s.fold[k.q], text: s.qs.Queries[k.q].Text,
+					words: pairWords(s.qs.Queries[k.q].Text, s.state.calls[k])})
 			}
-			rows[k.row] = true
-			words = append(words, missedWords{k.q, pairWords(s.qs.Queries[k.q].Text, s.state.calls[k])})
 		}
 		if len(words) == 0 {
 			continue
 		}
-		ranked := rankWords(t, words, others)
-		if len(ranked) == 0 {
-			continue
+		tr, err := s.crossValidate(f, t, words)
+		if err != nil {
+			return err
 		}
-		var best *trial
-		for _, n := range s.sizes(f, t, ranked) {
-			ch := s.change(f, t, ranked[:n])
-			tr, err := s.try(t, ch, ranked[:n])
-			if err != nil {
-				return err
-			}
-			if tr == nil {
-				continue
-			}
-			if best == nil || tr.gain > best.gain+eps {
-				best = tr
-			}
-			if tr.fixedAll(missed, rows) {
-				break
-			}
-		}
-		if best != nil {
-			s.accept(best)
+		if tr != nil {
+			s.accept(tr)
 		}
 	}
 	return nil
+}
+
+// learn is the word learner cross-validation judges: the words of the
+// missed pairs outside fold skip (-1: none skipped) that are not generic
+// and that are the tool's vocabulary: used by the learning prompts that
+// expect the tool (found or missed) in at least minFolds folds, or used
+// by one and either a longer form or a part of a word of the tool's name
+// (nameRelated), in the tool's input schema (a parameter's name or
+// description: "size" for a disk update with a size-gb parameter) or of
+// the action family (intent.Families: "remove" and "delete") of an action
+// the tool's name or description has. A word of one prompt is that
+// prompt's, not the tool's ("groceries", "d4s").
+func (s *greedy) learn(t *corpus.Tool, words []missedWords, skip int) []candidateWord {
+	var in []missedWords
+	for _, w := range words {
+		if w.fold != skip {
+			in = append(in, w)
+		}
+	}
+	var others []map[string]bool
+	support := map[string]map[int]bool{}
+	for _, q := range s.learnIdx {
+		if s.fold[q] == skip {
+			continue
+		}
+		if !expects(s.qs.Queries[q], t.ID()) {
+			others = append(others, s.promptStems[q])
+			continue
+		}
+		for st := range s.promptStems[q] {
+			if support[st] == nil {
+				support[st] = map[int]bool{}
+			}
+			support[st][s.fold[q]] = true
+		}
+	}
+	have := stemsOf(toolText(t))
+	schema := s.schemaStems(t)
+	var out []candidateWord
+	for _, w := range rankWords(t, in, others) {
+		w.Initials = initialsOf(w.Form, t)
+		if n := len(support[w.Stem]); n >= minFolds || n > 0 && ownWord(w, t, have, schema) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// schemaStems are the stems of a tool's input schema text (property
+// names and descriptions, intent.SchemaText): words the author already
+// uses for the tool, which its description may lack.
+func (s *greedy) schemaStems(t *corpus.Tool) map[string]bool {
+	return stemsOf(intent.SchemaText(t.InputSchema))
+}
+
+// ownWord reports whether a word of one prompt is the tool's own
+// vocabulary all the same: an action (actionVerbs: what the prompt asks
+// the tool to do, "resize"), a longer form or a part of a name word
+// (nameRelated), the initials of words of its name or description
+// (initialsOf: "WAF"), or a word of its input schema.
+func ownWord(w candidateWord, t *corpus.Tool, have, schema map[string]bool) bool {
+	_, act := actionBase(w.Form, w.Stem)
+	return act || schema[w.Stem] || nameRelated(w.Form, t) || nameRelated(w.Stem, t) ||
+		w.Initials
+}
+
+// initialsOf reports whether a word of 2 to 5 letters is the initials of
+// consecutive words of the tool's name or description ("waf" for "Well-
+// Architected Framework").
+func initialsOf(form string, t *corpus.Tool) bool {
+	if len(form) < 2 || len(form) > 5 {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(humanize(t.Name)+" "+t.Description), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	for i := 0; i+len(form) <= len(words); i++ {
+		ok := true
+		for j := 0; j < len(form) && ok; j++ {
+			ok = words[i+j][0] == form[j]
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// nameRelated reports whether a word is a compound part or a longer form
+// of a word of the tool's name: one starts or ends with the other, the
+// shorter having two letters at least when it is the name's ("vms" for
+// compute_vm_get, "cosmosdb" for cosmos_list) and four when it is the
+// word ("config" for appconfig_kv_get). Actions do not count: "get" is
+// in "target".
+func nameRelated(form string, t *corpus.Tool) bool {
+	for _, part := range strings.Fields(strings.ToLower(humanize(t.Name))) {
+		if part == form || isAction(bm25.Stem(part)) {
+			continue
+		}
+		if len(part) >= 2 && len(form) > len(part) && (strings.HasPrefix(form, part) || strings.HasSuffix(form, part)) {
+			return true
+		}
+		if len(form) >= 4 && len(part) > len(form) && (strings.HasPrefix(part, form) || strings.HasSuffix(part, form)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Cross-validation constants: the learning queries are dealt into folds
+// folds by their position (so that the prompts of one tool, often on
+// neighbouring lines, spread over every fold); a word must be used by
+// missed prompts of minFolds folds.
+const (
+	folds    = 3
+	minFolds = 2
+)
+
+// cvScore is what the edits learned without each fold do on that fold.
+type cvScore struct {
+	gain  float64
+	regs  int
+	fixes int
+}
+
+// crossValidate chooses the number of words of field f's edit of t by
+// what it does on prompts it was not learned on: for each size n, and
+// each fold k, the top n words learned on the other folds are phrased
+// and re-simulated, and their gains and regressions on fold k's pairs
+// are summed over k. The size with the largest held-out gain and no
+// held-out regression wins (fewest words among equals); no size with a
+// held-out gain means the edit does not carry over, and it is rejected.
+// The edit kept is that size's words learned on every fold, re-simulated
+// on every learning query it can change: it must fix something and make
+// nothing worse.
+func (s *greedy) crossValidate(f Field, t *corpus.Tool, words []missedWords) (*trial, error) {
+	full := s.learn(t, words, -1)
+	if len(full) == 0 {
+		return nil, nil
+	}
+	cache := map[string]*trial{}
+	screen := func(ws []candidateWord) (*trial, error) {
+		c := s.change(f, t, ws)
+		if tr, ok := cache[c.After]; ok {
+			return tr, nil
+		}
+		tr, err := s.try(t, c, ws)
+		if err != nil {
+			return nil, err
+		}
+		cache[c.After] = tr
+		return tr, nil
+	}
+	sizes := s.sizes(f, t, full)
+	if len(sizes) == 0 {
+		return nil, nil // no room in the budget
+	}
+	var best cvScore
+	bestN, heldRegs := 0, 0
+	var heldEx []Regression
+	for _, n := range sizes {
+		var sc cvScore
+		for k := 0; k < folds; k++ {
+			rk := s.learn(t, words, k)
+			m := min(n, s.maxWords(f, t, rk))
+			if m == 0 {
+				continue
+			}
+			tr, err := screen(rk[:m])
+			if err != nil {
+				return nil, err
+			}
+			for key, p := range tr.sub.p {
+				if s.fold[key.q] != k {
+					continue
+				}
+				switch old := s.state.p[key]; {
+				case p < old-eps:
+					sc.regs++
+					if len(heldEx) < maxRejectedShown {
+						heldEx = append(heldEx, regression(s.qs.Queries[key.q], key.row, old, p, tr.sub.shown[key]))
+					}
+				case p > old+eps:
+					sc.gain += p - old
+					sc.fixes++
+				}
+			}
+		}
+		heldRegs += sc.regs
+		if sc.regs == 0 && (bestN == 0 || sc.gain > best.gain+eps) {
+			best, bestN = sc, n
+		}
+	}
+	if bestN == 0 {
+		c := s.change(f, t, full[:sizes[0]])
+		rj := Rejected{Tool: t.ID(), Change: c, Regressions: heldRegs}
+		if heldRegs > 0 {
+			rj.Reason = fmt.Sprintf("learned without a fold, it makes %d of that fold's %s worse", heldRegs, plural(heldRegs, "pair", "pairs"))
+			sortRegressions(heldEx)
+			rj.Examples = heldEx
+		} else {
+			rj.Reason = "does not carry over: learned without a fold, it fixes none of that fold's prompts"
+		}
+		s.rejected = append(s.rejected, rj)
+		return nil, nil
+	}
+	tr, err := screen(full[:min(bestN, s.maxWords(f, t, full))])
+	if err != nil {
+		return nil, err
+	}
+	if len(tr.regs) > 0 || tr.gain <= eps {
+		rj := Rejected{Tool: t.ID(), Change: tr.change, Regressions: len(tr.regs)}
+		regs := append([]Regression(nil), tr.regs...)
+		sortRegressions(regs)
+		if len(regs) > maxRejectedShown {
+			regs = regs[:maxRejectedShown]
+		}
+		rj.Examples = regs
+		if len(regs) == 0 {
+			rj.Reason = "fixes nothing"
+		} else {
+			rj.Reason = fmt.Sprintf("%d %s", rj.Regressions, plural(rj.Regressions, "regression", "regressions"))
+		}
+		s.rejected = append(s.rejected, rj)
+		return nil, nil
+	}
+	return tr, nil
 }
 
 // fieldReaches reports whether an edit of f can change pair k: a search
@@ -464,28 +699,35 @@ func expects(q corpus.Query, id corpus.ToolID) bool {
 	return false
 }
 
-// sizes are the numbers of words tried for a field, fewest first, within
-// the budgets.
-func (s *greedy) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
-	max := len(ranked)
+// maxWords is the most words of ranked a field's edit may take within
+// its budget.
+func (s *greedy) maxWords(f Field, t *corpus.Tool, ranked []candidateWord) int {
 	switch f {
 	case Hint:
-		max = min(max, s.opts.HintWords)
+		return min(len(ranked), s.opts.HintWords)
 	case Description:
 		n := 0
-		for n < len(ranked) && n < maxDescriptionWords && len(descriptionPrefix(ranked[:n+1], t.Description)) <= s.opts.DescriptionBudget {
+		for n < len(ranked) && n < maxDescriptionWords &&
+			len(insertSentence(t.Description, sentenceFor(t, ranked[:n+1])))-len(t.Description) <= s.opts.DescriptionBudget {
 			n++
 		}
-		max = n
+		return n
 	case Title:
 		n := 0
 		for n < len(ranked) && n < 4 && len(titleFor(t, ranked[:n+1]))-len(t.Title) <= titleBudget {
 			n++
 		}
-		max = n
+		return n
 	case Name:
-		max = min(max, 2)
+		return min(len(ranked), 2)
 	}
+	return 0
+}
+
+// sizes are the numbers of words tried for a field, fewest first, within
+// the budgets: 1, 2, 4, 8 and the most the budget allows.
+func (s *greedy) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
+	max := s.maxWords(f, t, ranked)
 	var out []int
 	for _, n := range []int{1, 2, 4, 8} {
 		if n < max {
@@ -498,7 +740,9 @@ func (s *greedy) sizes(f Field, t *corpus.Tool, ranked []candidateWord) []int {
 	return out
 }
 
-// change builds the change of field f adding the words.
+// change builds the change of field f adding the words: a search hint
+// gains them as keywords, a description a sentence (sentenceFor), a title
+// the words in brackets, a name the words in its own style.
 func (s *greedy) change(f Field, t *corpus.Tool, words []candidateWord) Change {
 	forms := make([]string, len(words))
 	for i, w := range words {
@@ -509,7 +753,8 @@ func (s *greedy) change(f Field, t *corpus.Tool, words []candidateWord) Change {
 	case Hint:
 		c.After = strings.TrimSpace(c.Before + " " + strings.Join(forms, " "))
 	case Description:
-		c.After = descriptionPrefix(words, t.Description) + t.Description
+		c.Sentence = sentenceFor(t, words)
+		c.After = insertSentence(t.Description, c.Sentence)
 	case Title:
 		c.After = titleFor(t, words)
 	case Name:
@@ -517,21 +762,6 @@ func (s *greedy) change(f Field, t *corpus.Tool, words []candidateWord) Change {
 		c.Breaking = true
 	}
 	return c
-}
-
-// descriptionPrefix is the lead-in that puts words at the front of a
-// description: "Words, more words. ".
-func descriptionPrefix(words []candidateWord, desc string) string {
-	forms := make([]string, len(words))
-	for i, w := range words {
-		forms[i] = w.Form
-	}
-	p := strings.Join(forms, ", ")
-	p = upperFirst(p) + "."
-	if desc != "" {
-		p += " "
-	}
-	return p
 }
 
 // titleFor is the title (or the humanized name) followed by the words in
@@ -572,6 +802,7 @@ type trial struct {
 	sub     *state
 	gain    float64
 	fixes   []pairKey
+	regs    []Regression
 	words   []candidateWord
 	renamed corpus.ToolID
 }
@@ -591,8 +822,8 @@ func (tr *trial) fixedAll(missed []pairKey, rows map[string]bool) bool {
 }
 
 // try applies a change on top of the accepted edits and re-simulates the
-// queries it can change. It returns nil when the change fixes nothing or
-// breaks something (recorded as rejected).
+// learning queries it can change (affected), recording its gains and its
+// regressions.
 func (s *greedy) try(t *corpus.Tool, c Change, words []candidateWord) (*trial, error) {
 	s.tried++
 	edited, err := editTool(t, []Change{c})
@@ -600,10 +831,18 @@ func (s *greedy) try(t *corpus.Tool, c Change, words []candidateWord) (*trial, e
 		return nil, err
 	}
 	cat := withTools(s.cur, map[toolRef]*corpus.Tool{refOf(t): edited})
-	stems := make([]string, len(words))
-	for i, w := range words {
-		stems[i] = w.Stem
+	// The stems of the added text: its words, and for a description the
+	// sentence's every word (a word the description had already weighs
+	// more now).
+	added := strings.Join(c.Words, " ")
+	if c.Field == Description {
+		added = c.Sentence
 	}
+	var stems []string
+	for st := range stemsOf(added) {
+		stems = append(stems, st)
+	}
+	sort.Strings(stems)
 	idx := s.affected(t.ID(), stems)
 	var sub *state
 	if edited.Name != t.Name {
@@ -616,31 +855,15 @@ func (s *greedy) try(t *corpus.Tool, c Change, words []candidateWord) (*trial, e
 		return nil, err
 	}
 	tr := &trial{tool: t, change: c, edited: edited, cat: cat, sub: sub, words: words}
-	var regs []Regression
 	for k, p := range sub.p {
 		old := s.state.p[k]
 		switch {
 		case p < old-eps:
-			regs = append(regs, regression(s.qs.Queries[k.q], k.row, old, p, sub.shown[k]))
+			tr.regs = append(tr.regs, regression(s.qs.Queries[k.q], k.row, old, p, sub.shown[k]))
 		case p > old+eps:
 			tr.gain += p - old
 			tr.fixes = append(tr.fixes, k)
 		}
-	}
-	if len(regs) > 0 || tr.gain <= eps {
-		rj := Rejected{Tool: t.ID(), Change: c, Regressions: len(regs)}
-		sortRegressions(regs)
-		if len(regs) > maxRejectedShown {
-			regs = regs[:maxRejectedShown]
-		}
-		rj.Examples = regs
-		if len(rj.Examples) == 0 {
-			rj.Reason = "fixes nothing"
-		} else {
-			rj.Reason = fmt.Sprintf("%d %s", rj.Regressions, plural(rj.Regressions, "regression", "regressions"))
-		}
-		s.rejected = append(s.rejected, rj)
-		return nil, nil
 	}
 	return tr, nil
 }

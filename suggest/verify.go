@@ -33,7 +33,7 @@ func (s *greedy) kept(refs []toolRef) (*corpus.Catalog, *corpus.QuerySet) {
 func (s *greedy) verify(all []int) (*state, []toolRef, error) {
 	refs := append([]toolRef(nil), s.order...)
 	learn := map[int]bool{}
-	for _, q := range s.learn {
+	for _, q := range s.learnIdx {
 		learn[q] = true
 	}
 	for round := 1; ; round++ {

@@ -13,6 +13,9 @@ import (
 // missedWords are the words of one missed (prompt, client) pair.
 type missedWords struct {
 	query int
+	// fold is the query's cross-validation fold, text its prompt.
+	fold  int
+	text  string
 	words []intent.Word
 }
 
@@ -25,6 +28,18 @@ type candidateWord struct {
 	// Others counts the prompts that do not expect the tool and use it
 	// (where adding it could attract the tool).
 	Misses, Prompts, Others int
+	// Folds counts the cross-validation folds whose missed prompts use
+	// the word; Cased is the prompts' most common spelling of it ("VMs";
+	// "" when no prompt spells it as a whole word).
+	Folds int
+	Cased string
+	// Next are the stems of the words that follow it in a missed prompt
+	// ("application" → "insight"): sentenceFor keeps such words together
+	// as the phrase the prompts use.
+	Next map[string]bool
+	// Initials is set for the initials of words of the tool's text
+	// ("waf"), written in capitals.
+	Initials bool
 }
 
 // generic reports whether a word is used by too many prompts that want
@@ -106,7 +121,10 @@ func rankWords(tool *corpus.Tool, missed []missedWords, otherPrompts []map[strin
 	type tally struct {
 		misses  int
 		prompts map[int]bool
+		folds   map[int]bool
 		forms   map[string]int
+		cased   map[string]int
+		next    map[string]bool
 	}
 	byStem := map[string]*tally{}
 	for _, m := range missed {
@@ -116,11 +134,22 @@ func rankWords(tool *corpus.Tool, missed []missedWords, otherPrompts []map[strin
 			}
 			t := byStem[w.Stem]
 			if t == nil {
-				t = &tally{forms: map[string]int{}, prompts: map[int]bool{}}
+				t = &tally{forms: map[string]int{}, prompts: map[int]bool{}, folds: map[int]bool{}, cased: map[string]int{}, next: map[string]bool{}}
 				byStem[w.Stem] = t
 			}
 			t.misses++
+			if !t.prompts[m.query] {
+				if c := casedForm(m.text, w.Form); c != "" {
+					t.cased[c]++
+				}
+			}
+			if !t.prompts[m.query] {
+				for _, n := range following(m.text, w.Form) {
+					t.next[n] = true
+				}
+			}
 			t.prompts[m.query] = true
+			t.folds[m.fold] = true
 			t.forms[w.Form]++
 		}
 	}
@@ -138,7 +167,13 @@ func rankWords(tool *corpus.Tool, missed []missedWords, otherPrompts []map[strin
 				others++
 			}
 		}
-		cw := candidateWord{Form: form, Stem: stem, Misses: t.misses, Prompts: len(t.prompts), Others: others}
+		cased, bestCased := "", 0
+		for f, n := range t.cased {
+			if strings.EqualFold(f, form) && (n > bestCased || n == bestCased && f < cased) {
+				cased, bestCased = f, n
+			}
+		}
+		cw := candidateWord{Form: form, Stem: stem, Misses: t.misses, Prompts: len(t.prompts), Others: others, Folds: len(t.folds), Cased: cased, Next: t.next}
 		if !cw.generic() {
 			out = append(out, cw)
 		}
@@ -166,4 +201,28 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// following lists the stems of the words right after each whole-word
+// occurrence of form in text ("for my Application Insights resource",
+// "application" → "insight").
+func following(text, form string) []string {
+	toks := strings.FieldsFunc(text, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	var out []string
+	for i := 0; i+1 < len(toks); i++ {
+		if strings.EqualFold(toks[i], form) {
+			out = append(out, stemOfWord(toks[i+1]))
+		}
+	}
+	return out
+}
+
+// stemOfWord is the stem of one word, lowercased ("" for a stop word).
+func stemOfWord(w string) string {
+	for s := range stemsOf(w) {
+		return s
+	}
+	return ""
 }

@@ -12,10 +12,11 @@ import (
 func TestRankWords(t *testing.T) {
 	tool := &corpus.Tool{Name: "archive_note", Description: "Move a note out of the active list into the archive."}
 	missed := []missedWords{
-		{0, pairWords("stash the meeting memo away", nil)},
-		{0, pairWords("stash the meeting memo away", nil)}, // the same prompt, a second client
-		{1, pairWords("stash my old memo", nil)},
-		{2, pairWords("put the draft memo away in storage 2024", nil)},
+		{query: 0, fold: 0, text: "stash the meeting memo away", words: pairWords("stash the meeting memo away", nil)},
+		// the same prompt, a second client
+		{query: 0, fold: 0, text: "stash the meeting memo away", words: pairWords("stash the meeting memo away", nil)},
+		{query: 1, fold: 1, text: "stash my old memo", words: pairWords("stash my old memo", nil)},
+		{query: 2, fold: 2, text: "put the draft memo away in storage 2024", words: pairWords("put the draft memo away in storage 2024", nil)},
 	}
 	others := []map[string]bool{
 		stemsOf("create a memo about lunch"),
@@ -43,12 +44,17 @@ func TestRankWords(t *testing.T) {
 	// note (in the tool's name), my/the/in (stop words) and 2024 (a
 	// number) are left out.
 	assert.Equal(t, []string{"memo", "away", "stash", "meeting", "put", "storage", "draft", "old"}, forms)
-	assert.Equal(t, candidateWord{Form: "memo", Stem: "memo", Misses: 4, Prompts: 3, Others: 1}, got[0])
+	// memo is in prompts of folds 0, 1 and 2, spelled "memo" by each, and
+	// followed by "away" in prompts 0 and 2.
+	assert.Equal(t, candidateWord{Form: "memo", Stem: "memo", Misses: 4, Prompts: 3, Others: 1, Folds: 3, Cased: "memo",
+		Next: map[string]bool{"away": true}}, got[0])
+	// stash starts prompts 0 and 1 (folds 0 and 1).
+	assert.Equal(t, 2, got[2].Folds)
 }
 
 func TestGenericWordsLeftOut(t *testing.T) {
 	tool := &corpus.Tool{Name: "get_vm"}
-	missed := []missedWords{{0, pairWords("show the vms", nil)}}
+	missed := []missedWords{{query: 0, text: "show the vms", words: pairWords("show the vms", nil)}}
 	var others []map[string]bool
 	for i := 0; i < 3; i++ {
 		others = append(others, stemsOf("show something else"))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,7 +33,8 @@ type suggestOptions struct {
 	out          string
 	writeCatalog string
 	patch        string
-	holdout      float64
+	holdout      string
+	share        float64
 	seed         uint64
 	descBudget   int
 	hintWords    int
@@ -56,7 +58,9 @@ Every candidate is applied to a copy of the catalog and every selected client is
 re-simulated, the writer included: an edit is kept only if it fixes misses and no other
 (prompt, client) pair loses its tool. The kept edits are then checked on the whole
 corpus again. The "after" figures are what 'toolfind bench' reports on the catalog
---write-catalog writes. --holdout learns on part of the queries and reports the rest.
+--write-catalog writes. --holdout learns on part of the queries and reports the rest:
+a share of them (a seeded shuffle), or "alternate": learn on lines 1, 3, 5, … of the
+query file and check on lines 2, 4, 6, ….
 
 It takes the catalog and the query set exactly as bench does (--queries with --writer,
 or --written).`,
@@ -76,7 +80,7 @@ or --written).`,
 	f.StringVarP(&opts.out, "out", "o", "", "write the report to `FILE` instead of standard output")
 	f.StringVar(&opts.writeCatalog, "write-catalog", "", "write the edited catalog to `FILE`")
 	f.StringVar(&opts.patch, "patch", "", "write a JSON Merge Patch (RFC 7386) from the input catalog to the edited one to `FILE`")
-	f.Float64Var(&opts.holdout, "holdout", 0, "hold out this `SHARE` of the queries (e.g. 0.5): learn edits on the rest, report both")
+	f.StringVar(&opts.holdout, "holdout", "", "hold out this `SHARE` of the queries (e.g. 0.5), or \"alternate\" (lines 2, 4, 6, …): learn edits on the rest, report both")
 	f.Uint64Var(&opts.seed, "seed", 1, "seed of the --holdout split")
 	f.IntVar(&opts.descBudget, "description-budget", suggest.DefaultDescriptionBudget, "characters a description may grow by")
 	f.IntVar(&opts.hintWords, "hint-words", suggest.DefaultHintWords, "words a search hint may gain")
@@ -96,8 +100,15 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 		return usageError("--written and --queries: give one (a written file holds its prompts)")
 	case o.written != "" && cmd.Flags().Changed("writer"):
 		return usageError("--written and --writer: the calls of a written file are already written")
-	case o.holdout < 0 || o.holdout >= 1:
-		return usageError("--holdout %v: want a share of the queries, at least 0 and below 1", o.holdout)
+	}
+	if o.holdout != "" && o.holdout != "alternate" {
+		v, err := strconv.ParseFloat(o.holdout, 64)
+		if err != nil || v < 0 || v >= 1 {
+			return usageError("--holdout %s: want a share of the queries, at least 0 and below 1, or \"alternate\"", o.holdout)
+		}
+		o.share = v
+	}
+	switch {
 	case o.descBudget < 1:
 		return usageError("--description-budget %d: must be 1 or more", o.descBudget)
 	case o.hintWords < 1:
@@ -226,13 +237,16 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	sopts := suggest.Options{
 		Limit: g.limit, Workers: o.workers, Writer: w,
 		DescriptionBudget: o.descBudget, HintWords: o.hintWords, Rename: o.rename,
-		Holdout: o.holdout, Seed: o.seed,
+		Holdout: o.share, Seed: o.seed,
 		Progress: func(phase string, done, total int) {
 			if total > 0 {
 				ph.total = int64(total)
 				ph.set(int64(done))
 			}
 		},
+	}
+	if o.holdout == "alternate" {
+		sopts.HeldOut, sopts.Split = suggest.AlternateLines, "lines 2, 4, 6, … held out"
 	}
 	rep, err := suggest.Suggest(ctx, cat, build, qs, sopts)
 	if err != nil {

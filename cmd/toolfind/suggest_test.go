@@ -97,8 +97,27 @@ func TestSuggestMarkdownAndHoldout(t *testing.T) {
 		"--holdout", "0.5", "--seed", "3", "--format", "markdown")
 	require.Equal(t, 0, code, errOut)
 	assert.True(t, strings.HasPrefix(out, "### toolfind suggest\n"), out)
-	assert.Contains(t, out, "**Held out:** 5 of 10 queries (seed 3); edits learned on the other 5.")
+	assert.Contains(t, out, "**Held out:** 5 of 10 queries (share 0.50, seed 3); edits learned on the other 5.")
 	assert.Contains(t, out, "| client | learned on | held out | note |")
+}
+
+// --holdout alternate learns on lines 1, 3, 5, … and checks on 2, 4, 6, …:
+// the notes fixture's 10 lines split 5 and 5.
+func TestSuggestHoldoutAlternate(t *testing.T) {
+	out, errOut, code := run(t, "suggest", "--quiet", "--catalog", notesCatalog, "--queries", notesQueries, "--client", "claude,grok",
+		"--holdout", "alternate", "--format", "json")
+	require.Equal(t, 0, code, errOut)
+	var rep struct {
+		Holdout struct {
+			Split string `json:"split"`
+			Learn int    `json:"learn_queries"`
+			Held  int    `json:"held_queries"`
+		} `json:"holdout"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, "lines 2, 4, 6, … held out", rep.Holdout.Split)
+	assert.Equal(t, 5, rep.Holdout.Learn)
+	assert.Equal(t, 5, rep.Holdout.Held)
 }
 
 func TestSuggestUsageErrors(t *testing.T) {
@@ -107,7 +126,8 @@ func TestSuggestUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--holdout", "1"}, "--holdout 1: want a share of the queries, at least 0 and below 1"},
+		{[]string{"--holdout", "1"}, "--holdout 1: want a share of the queries, at least 0 and below 1, or \"alternate\""},
+		{[]string{"--holdout", "odd"}, "--holdout odd: want a share of the queries, at least 0 and below 1, or \"alternate\""},
 		{[]string{"--format", "html"}, `--format "html": want text, json or markdown`},
 		{[]string{"--written", "w.jsonl", "--queries", "q.jsonl"}, "--written and --queries: give one"},
 		{[]string{"--written", "w.jsonl", "--writer", "heuristic"}, "--written and --writer: the calls of a written file are already written"},
@@ -237,7 +257,7 @@ func TestSuggestRenameNote(t *testing.T) {
 	_, errOut, code := run(t, "suggest", "--quiet", "--catalog", notesCatalog, "--queries", notesQueries, "--client", "grok",
 		"--description-budget", "1", "--rename", "--write-catalog", edited)
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, errOut, "e.json: renamed (breaking) notes/archive_note → notes/archive_note_memo; a query set run on it must expect the new names\n")
+	assert.Contains(t, errOut, "e.json: renamed (breaking) notes/archive_note → notes/archive_note_memo_away; a query set run on it must expect the new names\n")
 }
 
 // A catalog read from a pipe (a shell's <(...)) cannot be read twice: it
