@@ -302,3 +302,26 @@ func TestHostileCatalog(t *testing.T) {
 	require.NoError(t, rep.Write(&out, suggest.Text))
 	assert.NotContains(t, out.String(), "\u202e", "the bidi override is escaped on a terminal")
 }
+
+// TestOnePromptWordsLeftOut: on the notes fixture, the words of one
+// prompt that are not the tool's own ("meeting", "old", "draft",
+// "storage", "groceries", "lunch", "budget", "mentioning", "markdown")
+// are in no kept edit, though the old lead-ins used them ("Called,
+// groceries, lunch, memo."); each kept word is used by prompts of two
+// folds or is an action verb ("put", "save", "show").
+func TestOnePromptWordsLeftOut(t *testing.T) {
+	_, cat, qs := notes(t)
+	rep, err := suggest.Suggest(context.Background(), cat, builder("all"), qs, suggest.Options{})
+	require.NoError(t, err)
+	var words []string
+	for _, e := range rep.Edits {
+		for _, c := range e.Changes {
+			words = append(words, c.Words...)
+		}
+	}
+	for _, w := range []string{"meeting", "old", "draft", "storage", "groceries", "lunch", "budget", "mentioning", "markdown", "called"} {
+		assert.NotContains(t, words, w)
+	}
+	assert.Contains(t, words, "memo", "memo: three prompts, three folds")
+	assert.Contains(t, words, "stash", "stash: two prompts, folds 1 and 2")
+}
