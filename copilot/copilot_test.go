@@ -263,6 +263,12 @@ func TestSchema(t *testing.T) {
 		{"Anthropic's second group", `{"$schema":"x","type":"object","nullable":true,"default":{},"properties":{"a":{"type":"string","default":"v","examples":["w"],"nullable":false,"description":"da","maxLength":3},"b":{"examples":[1],"type":"integer"}}}`,
 			`{"$schema":"x","default":{},"nullable":true,"properties":{"a":{"default":"v","description":"da\n\n{maxLength: 3}","examples":["w"],"nullable":false,"type":"string"},"b":{"examples":[1],"type":"integer"}},"type":"object"}`,
 			`{"properties":{"a":{"description":"da\n\n{maxLength: 3}\n\n{default: \"v\", examples: [\"w\"], nullable: false}","type":"string"},"b":{"type":"integer","description":"{examples: [1]}"}},"type":"object","description":"{$schema: \"x\", default: {}, nullable: true}"}`},
+		// copilot.md §1.3: on the Anthropic wire a nested oneOf becomes
+		// anyOf and comes after the node's own sorted keys (description,
+		// title, type), ahead of the added description/items keys.
+		{"nested oneOf renamed after own keys", `{"type":"object","properties":{"p":{"type":"string","title":"T","oneOf":[{"minLength":1},{"const":"x"}],"description":"pd"},"q":{"oneOf":[{"type":"array"}],"default":1}}}`,
+			`{"properties":{"p":{"description":"pd","oneOf":[{"description":"{minLength: 1}"},{"const":"x"}],"title":"T","type":"string"},"q":{"default":1,"oneOf":[{"type":"array","items":{}}]}},"type":"object"}`,
+			`{"properties":{"p":{"description":"pd","title":"T","type":"string","anyOf":[{"description":"{minLength: 1}"},{"const":"x"}]},"q":{"anyOf":[{"type":"array","items":{}}],"description":"{default: 1}"}},"type":"object"}`},
 		{"numbers as the CLI prints them", `{"type":"object","properties":{"a":{"type":"number","minimum":1e16,"maximum":1.5e-07,"multipleOf":1e2,"exclusiveMinimum":-0,"exclusiveMaximum":1e-5}}}`,
 			`{"properties":{"a":{"type":"number","description":"{minimum: 1e+16, maximum: 1.5e-7, multipleOf: 100.0, exclusiveMinimum: -0.0, exclusiveMaximum: 0.00001}"}},"type":"object"}`,
 			`{"properties":{"a":{"type":"number","description":"{minimum: 1e+16, maximum: 1.5e-7, multipleOf: 100.0, exclusiveMinimum: -0.0, exclusiveMaximum: 0.00001}"}},"type":"object"}`},

@@ -21,7 +21,8 @@ import (
 //  2. Anthropic only: keys outside anthropicKept form a second group, in
 //     key order, with their values rewritten where they are schemas
 //     (additionalItems, definitions). A nested oneOf becomes anyOf when the
-//     node has no anyOf (else it joins the second group).
+//     node has no anyOf (else it joins the second group); the renamed key
+//     comes right after the node's own sorted keys, ahead of added keys.
 //  3. Subschemas are rewritten: properties' values, items (an array of
 //     items becomes {"anyOf": [...]}), additionalProperties and
 //     additionalItems when they are schemas, the entries of anyOf, allOf
@@ -160,6 +161,7 @@ func (rw rewriter) node(v ojson.Value, top bool) ojson.Value {
 		desc     ojson.Value
 		hasDesc  bool
 		hasAnyOf bool
+		renamed  []ojson.Member // a nested oneOf renamed to anyOf (Anthropic)
 	)
 	get := func(key string) (ojson.Value, bool) {
 		for _, m := range ms {
@@ -213,7 +215,9 @@ func (rw rewriter) node(v ojson.Value, top bool) ojson.Value {
 		}
 		if rw.anthropic {
 			if k == "oneOf" && !hasAnyOf {
-				kept = append(kept, ojson.Member{Key: "anyOf", Value: rw.value(k, m.Value)})
+				// copilot.md §1.3: the renamed key comes after the
+				// node's own (sorted) keys, not in anyOf's sorted place.
+				renamed = append(renamed, ojson.Member{Key: "anyOf", Value: rw.value(k, m.Value)})
 				continue
 			}
 			if !anthropicKept(k) {
@@ -223,10 +227,7 @@ func (rw rewriter) node(v ojson.Value, top bool) ojson.Value {
 		}
 		kept = append(kept, ojson.Member{Key: k, Value: rw.value(k, m.Value)})
 	}
-	if rw.anthropic {
-		// a renamed oneOf takes anyOf's sorted place
-		sortMembers(kept)
-	}
+	kept = append(kept, renamed...)
 	if len(mergedProps) > 0 {
 		merged := false
 		for i := range kept {
@@ -318,12 +319,4 @@ func canonAll(vs []ojson.Value) []ojson.Value {
 		out[i] = canon(v)
 	}
 	return out
-}
-
-func sortMembers(ms []ojson.Member) {
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && ms[j].Key < ms[j-1].Key; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
 }
