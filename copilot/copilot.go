@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/search/intent"
@@ -137,6 +138,9 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 			s.problems = append(s.problems, d)
 		}
 		s.entries = append(s.entries, Entry{Tool: t, Name: n.name, Namespace: NamespaceName(t.Server), Schema: rw.Schema(t.InputSchema)})
+		if d, ok := exampleSpill(t, s.sourceOf(t.Server)); ok {
+			s.problems = append(s.problems, d)
+		}
 	}
 	// copilot.md §1.1 "order" (observed: the tools array, the search
 	// results and the namespaces follow the raw server name, then the
@@ -171,7 +175,39 @@ const (
 	CodeNameRewritten = "copilot-name-rewritten"
 	CodeServerDropped = "copilot-server-dropped"
 	CodeDuplicate     = "copilot-duplicate"
+	CodeResultSpill   = "copilot-result-spill"
 )
+
+// exampleSpill reports the first example result of a tool that Copilot
+// CLI would not show the model inline (copilot.md §1.4 "Large outputs").
+// An example result is an item of the tool's outputSchema "examples": the
+// structuredContent a call returns. Servers also send it as a text block
+// of the same JSON (MCP "Structured Content"), which the CLI does not
+// repeat (changelog 1.0.56), so the model's text is the example's compact
+// JSON; over LargeOutputBytes UTF-8 bytes it is saved to a file and the
+// model reads a 500-character preview.
+func exampleSpill(t *corpus.Tool, file string) (corpus.Diagnostic, bool) {
+	ex, ok := t.OutputSchema.Get("examples")
+	if !ok {
+		return corpus.Diagnostic{}, false
+	}
+	for i, v := range ex.Array() {
+		js := compact(v)
+		res := ojson.ObjectOf(
+			ojson.Member{Key: "content", Value: ojson.ArrayOf(ojson.ObjectOf(
+				ojson.Member{Key: "type", Value: ojson.StringOf("text")},
+				ojson.Member{Key: "text", Value: ojson.StringOf(js)}))},
+			ojson.Member{Key: "structuredContent", Value: v})
+		d := Deliver(t.Server, res, DeliverOptions{})
+		if !d.Spilled {
+			continue
+		}
+		return corpus.Diagnostic{Severity: corpus.Warning, Code: CodeResultSpill,
+			File: file, Server: t.Server, Tool: t.Name, Field: fmt.Sprintf("outputSchema.examples[%d]", i),
+			Message: fmt.Sprintf("this example result is %s bytes; Copilot CLI saves results over %s bytes to a file and the model reads only a %d-character preview: return less per call (paginate, summarise, or let the caller pick fields)", textfit.Thousands(d.Bytes), textfit.Thousands(LargeOutputBytes), PreviewChars)}, true
+	}
+	return corpus.Diagnostic{}, false
+}
 
 // unreadable is the first tool of a server holding a number the CLI
 // cannot read (overflows), or nil.

@@ -41,6 +41,7 @@ const (
 	RuleGeminiShadowed    = "gemini-shadowed"
 	RuleCopilotNameCut    = "copilot-name-length"
 	RuleVSCodeToolCount   = "vscode-tool-count"
+	RuleResultTooLarge    = "result-too-large"
 	RuleGooseToolCount    = "goose-tool-count"
 	RuleDuplicateResponse = "duplicate-response"
 	RuleOther             = "other" // a client code lint does not know yet
@@ -104,6 +105,7 @@ var Rules = []RuleInfo{
 	{RuleGeminiShadowed, corpus.Warning, "Gemini CLI: a tool named like a built-in the run denies (write_file, replace, run_shell_command, …) is dropped", "gemini package (found with the real 0.61.0)"},
 	{RuleGeminiTrustName, corpus.Warning, "Gemini CLI: the allow rule mcp_{server}_* cannot match the server's tool names (a replaced character or a cut name), so headless runs deny them", "gemini.md §2 (policies)"},
 	{RuleCopilotNameCut, corpus.Warning, "Copilot CLI: <server>-<tool> over 64 characters is cut (and given a counter when cuts collide)", "copilot.md §1.2"},
+	{RuleResultTooLarge, corpus.Warning, "an example result (outputSchema examples) larger than a client shows the model inline: Copilot CLI saves results over 20,480 bytes to a file and shows a 500-character preview", "copilot.md §1.4"},
 	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
 	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
 	{RuleDuplicateResponse, corpus.Error, "a live server answered one request twice; clients act on the first answer, which is the one checked", "JSON-RPC 2.0 §5 (one response per request); the MCP Go SDK drops a response to an answered id"},
@@ -242,6 +244,7 @@ var codeRule = map[string]struct {
 	"copilot-duplicate":      {RuleDuplicate, perTool},
 	"copilot-name-cut":       {RuleCopilotNameCut, perTool},
 	"copilot-name-rewritten": {RuleToolName, perTool},
+	"copilot-result-spill":   {RuleResultTooLarge, perTool},
 
 	RuleCursorNameLength: {RuleCursorNameLength, perTool},
 	RuleCursorToolCount:  {RuleCursorToolCount, perCatalog},
@@ -270,6 +273,7 @@ var effects = map[string]string{
 	"copilot-name-collision":         "never sends (another tool takes the same name)",
 	"copilot-name-cut":               "cuts the name of",
 	"copilot-name-rewritten":         "renames",
+	"copilot-result-spill":           "shows only a 500-character preview of an example result of",
 	"gemini-name-length":             "cuts the name of",
 	"gemini-later-page":              "never declares",
 	"gemini-trust-mismatch":          "denies in headless runs",
