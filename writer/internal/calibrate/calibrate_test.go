@@ -12,6 +12,7 @@ import (
 	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/jsbox/gojabox"
 	"github.com/toolfind/toolfind/search/intent"
+	"github.com/toolfind/toolfind/writer"
 	"github.com/toolfind/toolfind/writer/calib"
 )
 
@@ -219,4 +220,37 @@ func FuzzCodeTerms(f *testing.F) {
 func TestMain(m *testing.M) {
 	jsbox.SetEngine(gojabox.New())
 	os.Exit(m.Run())
+}
+
+// TestMergeBatches: ingesting keeps the stored lines of batches whose
+// answers are gone from the work folder, and a batch ingested again
+// replaces its own lines only.
+func TestMergeBatches(t *testing.T) {
+	line := func(id, batch string) writer.Line {
+		return writer.Line{ID: id, Prompt: "p", Tags: map[string]json.RawMessage{"batch": json.RawMessage(`"` + batch + `"`)}}
+	}
+	old := []writer.Line{line("a-1/p1", "a-1"), line("a-2/p1", "a-2"), line("a-2/p2", "a-2")}
+	fresh := []writer.Line{line("a-2/p1'", "a-2"), line("a-0/p1", "a-0")}
+	got := mergeBatches(old, fresh, map[string]bool{"a-2": true, "a-0": true})
+	var ids []string
+	for _, l := range got {
+		ids = append(ids, l.ID)
+	}
+	// a-1 kept (not ingested again), a-2 replaced by its fresh line, a-0
+	// added; ordered by batch.
+	want := []string{"a-0/p1", "a-1/p1", "a-2/p1'"}
+	if strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", ids, want)
+	}
+}
+
+// TestEarlierReport: the count and problem lines of batches not ingested
+// again are carried over.
+func TestEarlierReport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ingest.txt")
+	os.WriteFile(path, []byte("# ingest: header\nclaude-1: 272 prompts, 272 calls kept, 0 problems\ngrok-1: 272 prompts, 271 calls kept, 1 problems\ngrok-1.jsonl:7: dropped\nclaude-1.jsonl:3: dropped\n"), 0o644)
+	counts, report := earlierReport(path, map[string]bool{"claude-1": true})
+	if strings.Join(counts, "|") != "grok-1: 272 prompts, 271 calls kept, 1 problems" || strings.Join(report, "|") != "grok-1.jsonl:7: dropped" {
+		t.Errorf("counts %q, report %q", counts, report)
+	}
 }

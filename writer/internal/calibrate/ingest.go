@@ -185,7 +185,19 @@ func runIngest(args []string) error {
 	if err := os.MkdirAll(*dest, 0o755); err != nil {
 		return err
 	}
+	// The set in dest is the record: batches answered earlier whose
+	// answers are no longer in the work folder are kept, and a batch
+	// ingested again replaces its earlier lines.
+	again := map[string]bool{}
+	for _, out := range outs {
+		again[strings.TrimSuffix(filepath.Base(out), ".jsonl")] = true
+	}
 	for fam, lines := range byFam {
+		old, err := writer.ReadFile(filepath.Join(*dest, fam+".jsonl"))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		lines = mergeBatches(old, lines, again)
 		var b bytes.Buffer
 		if err := writer.WriteLines(&b, lines); err != nil {
 			return err
@@ -193,6 +205,15 @@ func runIngest(args []string) error {
 		if err := os.WriteFile(filepath.Join(*dest, fam+".jsonl"), b.Bytes(), 0o644); err != nil {
 			return err
 		}
+	}
+	if prev, err := calib.ReadSetups(filepath.Join(*dest, "setups.json")); err == nil {
+		for n, st := range prev {
+			if _, ok := used[n]; !ok {
+				used[n] = st
+			}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
 	if err := calib.WriteSetups(filepath.Join(*dest, "setups.json"), used); err != nil {
 		return err
@@ -202,6 +223,10 @@ func runIngest(args []string) error {
 		return err
 	}
 	counts = append(counts, prompts...)
+	prevCounts, prevReport := earlierReport(filepath.Join(*dest, "ingest.txt"), again)
+	counts = append(prevCounts, counts...)
+	sort.Strings(counts)
+	report = append(prevReport, report...)
 	text := "# ingest: calls kept per batch, then every line dropped and why\n" + strings.Join(counts, "\n") + "\n" + strings.Join(report, "\n") + "\n"
 	fmt.Print(text)
 	return os.WriteFile(filepath.Join(*dest, "ingest.txt"), []byte(text), 0o644)
@@ -277,4 +302,48 @@ func ingestPrompts(work, dest string) ([]string, error) {
 		}
 	}
 	return counts, nil
+}
+
+// mergeBatches keeps the earlier lines of batches not ingested again,
+// then the new lines, ordered by batch (stable within one).
+func mergeBatches(old, fresh []writer.Line, again map[string]bool) []writer.Line {
+	var out []writer.Line
+	for _, l := range old {
+		if !again[batchOf(l)] {
+			out = append(out, l)
+		}
+	}
+	out = append(out, fresh...)
+	sort.SliceStable(out, func(i, j int) bool { return batchOf(out[i]) < batchOf(out[j]) })
+	return out
+}
+
+func batchOf(l writer.Line) string {
+	var b string
+	json.Unmarshal(l.Tags["batch"], &b)
+	return b
+}
+
+// earlierReport reads a previous ingest.txt: its count lines and problem
+// lines of batches not ingested again.
+func earlierReport(path string, again map[string]bool) (counts, report []string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, _, _ := strings.Cut(line, ":")
+		if again[strings.TrimSuffix(name, ".jsonl")] {
+			continue
+		}
+		if strings.Contains(line, " kept, ") {
+			counts = append(counts, line)
+		} else {
+			report = append(report, line)
+		}
+	}
+	return counts, report
 }
