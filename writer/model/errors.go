@@ -33,7 +33,12 @@ func (e *APIError) Unwrap() error { return e.Transport }
 
 // BackendError is a backend's own failure, not the API's: it ends the run
 // at once, unretried, and is the error every later call returns.
-type BackendError struct{ Err error }
+type BackendError struct {
+	Err error
+	// Sent says the request reached the API (its answer was the
+	// failure): it counts as a request sent.
+	Sent bool
+}
 
 func (e *BackendError) Error() string { return "model writer: " + e.Err.Error() }
 

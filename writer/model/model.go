@@ -271,7 +271,10 @@ func (w *Writer) ask(ctx context.Context, req Request, prompt string) (Answer, e
 			return Answer{}, ctx.Err()
 		}
 		var be *BackendError
-		if errors.As(err, &be) {
+		if errors.As(err, &be) && be.Sent {
+			return Answer{}, be
+		}
+		if be != nil {
 			// Nothing reached the API.
 			w.mu.Lock()
 			w.stats.Requests--

@@ -47,6 +47,8 @@ func TestBigAnswer(t *testing.T) {
 				w, err := New(model.Config{API: api, BaseURL: srv.URL, Model: "m", Key: testKey, Backoff: time.Millisecond, Retries: 3})
 				require.NoError(t, err)
 				_, err = w.Calls(context.Background(), claudeSim(t), writer.Prompt{ID: "q1", Text: prompt})
+				// The request reached the API: it is counted as sent.
+				assert.Equal(t, 1, w.Stats().Requests)
 				require.Error(t, err)
 				var be *model.BackendError
 				require.True(t, errors.As(err, &be), "not a backend error: %v", err)

@@ -154,7 +154,7 @@ func sizeText(n int) string {
 func tooBig(err error) error {
 	var e *answerTooBig
 	if errors.As(err, &e) {
-		return &model.BackendError{Err: e}
+		return &model.BackendError{Err: e, Sent: true}
 	}
 	return err
 }
