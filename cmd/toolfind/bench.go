@@ -58,7 +58,9 @@ Without --queries and --catalog it runs the embedded demo query set on the demo 
   toolfind bench --catalog github.json --queries q.jsonl --format html --out report.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			defer abortOut(opts.outFile)
+			// evaluate opens --out: abort what it holds at return, not
+			// now (nil).
+			defer func() { abortOut(opts.outFile) }()
 			rep, err := opts.evaluate(cmd)
 			if err != nil {
 				return err
@@ -126,7 +128,7 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 	}
 	// The output file is checked (and its temporary file created) before
 	// the work, so a bad --out fails in a second, not after the run.
-	if o.outFile, err = openOut("out", o.out); err != nil {
+	if o.outFile, err = openOut(cmd.Context(), "out", o.out); err != nil {
 		return nil, err
 	}
 	ctx := cmd.Context()

@@ -110,12 +110,13 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 			return badInput(fmt.Errorf("--baseline %s: %w", opts.baseline, err))
 		}
 	}
-	save, err := openOut("save-baseline", opts.saveBaseline)
+	save, err := openOut(cmd.Context(), "save-baseline", opts.saveBaseline)
 	if err != nil {
 		return err
 	}
 	defer abortOut(save)
-	defer abortOut(opts.bench.outFile)
+	// evaluate opens --out: abort what it holds at return, not now (nil).
+	defer func() { abortOut(opts.bench.outFile) }()
 	rep, err := opts.bench.evaluate(cmd)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -45,12 +46,13 @@ func (o *outWriter) failed() error {
 // openOut applies the output-file rule (package internal/outfile: a
 // regular file or nothing yet, symbolic links followed, written whole by
 // rename) to an output flag, before any work: "" is none. The caller must
-// commitOut or Abort the file.
-func openOut(flag, path string) (*outfile.File, error) {
+// commitOut or Abort the file; the end of ctx (Ctrl-C, SIGTERM) removes its
+// temporary file at once (outfile.OpenContext).
+func openOut(ctx context.Context, flag, path string) (*outfile.File, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := outfile.Open(path)
+	f, err := outfile.OpenContext(ctx, path)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("--%s %v", flag, err))
 	}

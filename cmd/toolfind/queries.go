@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ no file contents. Lines of unknown shape (a newer client) are skipped and counte
 		Example: `  toolfind queries import --out mine.jsonl
   toolfind queries import ~/.claude/projects/-home-me-billing --since 2026-11-01 --out billing.jsonl
   toolfind bench --catalog billing.json --written billing.jsonl`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runImport(opts, args) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runImport(cmd.Context(), opts, args) },
 	}
 	f := imp.Flags()
 	f.StringVarP(&opts.out, "out", "o", "", "write to `FILE` instead of standard output")
@@ -58,7 +59,7 @@ no file contents. Lines of unknown shape (a newer client) are skipped and counte
 	return q
 }
 
-func runImport(opts *importOptions, paths []string) error {
+func runImport(ctx context.Context, opts *importOptions, paths []string) error {
 	var o transcript.Options
 	if opts.since != "" {
 		t, err := time.Parse("2006-01-02", opts.since)
@@ -90,7 +91,7 @@ func runImport(opts *importOptions, paths []string) error {
 			return badInput(fmt.Errorf("no PATH given, and neither ~/.claude/projects nor ~/.codex/sessions exists"))
 		}
 	}
-	outFile, err := openOut("out", opts.out)
+	outFile, err := openOut(ctx, "out", opts.out)
 	if err != nil {
 		return err
 	}

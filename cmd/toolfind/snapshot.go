@@ -50,7 +50,7 @@ func runSnapshot(cmd *cobra.Command, opts *snapshotOptions) error {
 	if len(opts.global.catalogs) > 0 {
 		return usageError("snapshot reads live servers only; --catalog does not apply")
 	}
-	out, err := openOut("out", opts.out)
+	out, err := openOut(cmd.Context(), "out", opts.out)
 	if err != nil {
 		return err
 	}

@@ -135,7 +135,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 	outs := map[string]string{"out": o.out, "write-catalog": o.writeCatalog, "patch": o.patch}
 	files := map[string]*outfile.File{}
 	for _, flag := range []string{"out", "write-catalog", "patch"} {
-		f, err := openOut(flag, outs[flag])
+		f, err := openOut(cmd.Context(), flag, outs[flag])
 		if err != nil {
 			return err
 		}

@@ -64,7 +64,7 @@ func runWrite(cmd *cobra.Command, opts *writeOptions) error {
 		return err
 	}
 	defer done()
-	outFile, err := openOut("out", opts.out)
+	outFile, err := openOut(cmd.Context(), "out", opts.out)
 	if err != nil {
 		return err
 	}

@@ -13,21 +13,32 @@
 //     existing file keeps its permission bits (a new one gets 0644).
 //     [File.Abort] removes the temporary file and leaves the target as it
 //     was.
+//  4. With [OpenContext], the end of the context (Ctrl-C, SIGTERM, a
+//     deadline) aborts the file at once, from the context's own goroutine:
+//     the temporary file is gone before the command unwinds (a second
+//     signal ends toolfind without running deferred calls), later writes
+//     fail and Commit returns the context's error, leaving the target as
+//     it was.
 //
 // Every error names the path as the user gave it, never the temporary
 // file.
 package outfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // File is an output file being written.
 type File struct {
+	mu     sync.Mutex // Write, Commit and Abort may race with the context's end
+	ctx    context.Context
+	stop   func() bool
 	path   string // as the user gave it
 	target string // symbolic links resolved
 	mode   fs.FileMode
@@ -93,11 +104,43 @@ func Open(path string) (*File, error) {
 	return &File{path: path, target: target, mode: mode, tmp: tmp}, nil
 }
 
+// OpenContext is [Open], and the end of ctx aborts the file (rule 4 of
+// the package doc).
+func OpenContext(ctx context.Context, path string) (*File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &Error{Path: path, Err: fmt.Errorf("not written: %w", err)}
+	}
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	f.ctx = ctx
+	f.stop = context.AfterFunc(ctx, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.cancelLocked()
+	})
+	return f, nil
+}
+
+// cancelLocked aborts the file for the context's end; f.mu is held.
+func (f *File) cancelLocked() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.err = &Error{Path: f.path, Err: fmt.Errorf("not written: %w", context.Cause(f.ctx))}
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
 // Path returns the path as the user gave it.
 func (f *File) Path() string { return f.path }
 
 // Write writes to the temporary file; the first error is kept for Commit.
 func (f *File) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.err != nil {
 		return 0, f.err
 	}
@@ -112,10 +155,19 @@ func (f *File) Write(p []byte) (int, error) {
 // Commit makes the written output the file's content. After a write error
 // it removes the temporary file and returns that error.
 func (f *File) Commit() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ctx != nil && f.ctx.Err() != nil {
+		// Ended, though its AfterFunc may not have run yet.
+		f.cancelLocked()
+	}
 	if f.done {
 		return f.err
 	}
 	f.done = true
+	if f.stop != nil {
+		f.stop()
+	}
 	tmp := f.tmp.Name()
 	err := f.err
 	if err == nil {
@@ -146,10 +198,15 @@ func (f *File) Commit() error {
 // Abort removes the temporary file; the target is left as it was. It is a
 // no-op after Commit.
 func (f *File) Abort() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.done {
 		return
 	}
 	f.done = true
+	if f.stop != nil {
+		f.stop()
+	}
 	f.tmp.Close()
 	os.Remove(f.tmp.Name())
 }

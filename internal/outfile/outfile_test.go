@@ -1,11 +1,14 @@
 package outfile
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func write(t *testing.T, path, content string) error {
@@ -164,5 +167,112 @@ func TestWriteErrorNamesPath(t *testing.T) {
 	}
 	if _, err := os.Stat(p); err == nil {
 		t.Error("a failed write created the target")
+	}
+}
+
+// tempFiles lists the files in dir other than keep.
+func tempFiles(t *testing.T, dir string, keep ...string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range entries {
+		if !slices.Contains(keep, e.Name()) {
+			left = append(left, e.Name())
+		}
+	}
+	return left
+}
+
+// TestContextEndRemovesTemporaryFile: Ctrl-C (the context's end) removes
+// the temporary file by itself, before anyone calls Abort; a later write
+// and Commit fail naming the path, and the old file stays.
+func TestContextEndRemovesTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.json")
+	os.WriteFile(p, []byte("old"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := OpenContext(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("half")); err != nil {
+		t.Fatal(err)
+	}
+	if left := tempFiles(t, dir, "r.json"); len(left) != 1 {
+		t.Fatalf("want one temporary file while writing, have %v", left)
+	}
+	cancel()
+	// The removal runs on the context's goroutine: wait for it (a bound,
+	// not a timing assertion).
+	for deadline := time.Now().Add(10 * time.Second); len(tempFiles(t, dir, "r.json")) > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("temporary file left after the context ended: %v", tempFiles(t, dir, "r.json"))
+		}
+	}
+	want := p + ": not written: context canceled"
+	if _, err := f.Write([]byte("more")); err == nil || err.Error() != want {
+		t.Errorf("write after the end: %v, want %s", err, want)
+	}
+	if err := f.Commit(); err == nil || err.Error() != want {
+		t.Errorf("commit after the end: %v, want %s", err, want)
+	}
+	f.Abort() // a no-op now
+	if read(t, p) != "old" {
+		t.Errorf("target holds %q", read(t, p))
+	}
+}
+
+// TestCommitAfterContextEnd: a Commit that comes after the end, before
+// the context's goroutine ran, fails too and leaves no temporary file.
+func TestCommitAfterContextEnd(t *testing.T) {
+	for i := 0; i < 20; i++ { // both orders of the race
+		dir := t.TempDir()
+		p := filepath.Join(dir, "r.json")
+		ctx, cancel := context.WithCancel(context.Background())
+		f, err := OpenContext(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte("x"))
+		cancel()
+		if err := f.Commit(); err == nil || !errors.Is(err, context.Canceled) {
+			t.Fatalf("commit after the end: %v", err)
+		}
+		if left := tempFiles(t, dir); len(left) != 0 {
+			t.Fatalf("files left: %v", left)
+		}
+	}
+	// A context already ended creates nothing.
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := OpenContext(ctx, filepath.Join(dir, "r.json")); err == nil || err.Error() != filepath.Join(dir, "r.json")+": not written: context canceled" {
+		t.Errorf("ended context: %v", err)
+	}
+	if left := tempFiles(t, dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
+	}
+}
+
+// TestCommitStopsTheContext: after Commit, the context's end removes
+// nothing.
+func TestCommitStopsTheContext(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "r.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := OpenContext(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("done"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if read(t, p) != "done" {
+		t.Errorf("target holds %q", read(t, p))
 	}
 }
