@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -236,7 +237,7 @@ func sarifLocation(l Location) map[string]any {
 		loc["logicalLocations"] = []map[string]string{{"fullyQualifiedName": "catalog", "kind": "module"}}
 	}
 	if l.File != "" {
-		phys := map[string]any{"artifactLocation": map[string]string{"uri": l.File}}
+		phys := map[string]any{"artifactLocation": map[string]string{"uri": FileURI(l.File)}}
 		if l.Line > 0 {
 			phys["region"] = map[string]int{"startLine": l.Line, "startColumn": l.Column}
 		}
@@ -260,4 +261,39 @@ func (r *Report) WriteSARIF(w io.Writer, min corpus.Severity, toolVersion string
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r.SARIF(min, toolVersion))
+}
+
+// FileURI is a catalog path as SARIF's artifactLocation.uri, which must be
+// a URI reference (SARIF 2.1.0 §3.4.3, RFC 3986): a relative path stays a
+// relative reference (so code scanning resolves it against the
+// repository), an absolute path becomes a file:// URI ("/a/b" is
+// "file:///a/b"; on Windows C:\a is "file:///C:/a"). Separators become "/", and
+// every byte of a segment other than RFC 3986's unreserved characters
+// (A–Z a–z 0–9 - . _ ~) is percent-encoded: "#" (a fragment), "?" (a
+// query), "%", a space, a colon (which in a first segment would read as a
+// scheme), a control, and each UTF-8 byte of a non-ASCII letter. A
+// consumer decodes it back to the path byte for byte.
+func FileURI(path string) string {
+	p := filepath.ToSlash(path)
+	var b strings.Builder
+	if filepath.IsAbs(path) {
+		b.WriteString("file://")
+		if vol := filepath.VolumeName(path); vol != "" && !strings.HasPrefix(p, "/") {
+			// Windows: C:\a is file:///C:/a.
+			b.WriteString("/" + filepath.ToSlash(vol))
+			p = p[len(vol):]
+		}
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '/', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == '_', c == '~':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&15])
+		}
+	}
+	return b.String()
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolfind/toolfind/lint"
 )
 
 const hostile = `{"server":"evil","tools":[
@@ -94,9 +96,58 @@ func TestLintSARIF(t *testing.T) {
 	r := sarif.Runs[0].Results[0]
 	loc := r.Locations[0]
 	if sarif.Version != "2.1.0" || r.RuleID != "schema" || r.Level != "error" ||
-		loc.Physical.Artifact.URI != p || loc.Physical.Region.StartLine != 2 || loc.Physical.Region.StartColumn != 87 ||
+		loc.Physical.Artifact.URI != "file://"+p || loc.Physical.Region.StartLine != 2 || loc.Physical.Region.StartColumn != 87 ||
 		loc.Logical[0].Name != "evil/nullprops#inputSchema.properties" {
 		t.Errorf("first SARIF result: %+v", r)
+	}
+}
+
+// TestLintSARIFURI: artifactLocation.uri is a URI reference: a relative
+// catalog path a relative reference, an absolute one a file:// URI, a
+// "#", "%", space or non-ASCII letter in the name percent-encoded.
+func TestLintSARIFURI(t *testing.T) {
+	dir := t.TempDir()
+	const name = "my #1 100% é.json"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	// space 20, # 23, % 25, é C3 A9
+	const enc = "my%20%231%20100%25%20%C3%A9.json"
+	for _, tt := range []struct{ path, want string }{
+		{name, enc},
+		{"./" + name, "./" + enc},
+		{filepath.Join(dir, name), lint.FileURI(dir) + "/" + enc},
+	} {
+		out, errOut, code := run(t, "lint", "--catalog", tt.path, "--format", "sarif", "--client", "claude")
+		if code != exitCheckFailed {
+			t.Fatalf("%s: exit %d: %s", tt.path, code, errOut)
+		}
+		var sarif struct {
+			Runs []struct {
+				Results []struct {
+					Locations []struct {
+						Physical struct {
+							Artifact struct{ URI string } `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(out), &sarif); err != nil {
+			t.Fatal(err)
+		}
+		uris := map[string]bool{}
+		for _, r := range sarif.Runs[0].Results {
+			for _, l := range r.Locations {
+				if l.Physical.Artifact.URI != "" {
+					uris[l.Physical.Artifact.URI] = true
+				}
+			}
+		}
+		if len(uris) != 1 || !uris[tt.want] {
+			t.Errorf("--catalog %q: uris %v, want only %q", tt.path, uris, tt.want)
+		}
 	}
 }
 
