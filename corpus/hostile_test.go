@@ -61,7 +61,8 @@ func TestQueryLineTooLong(t *testing.T) {
 	if err != nil || len(qs.Queries) != 2 {
 		t.Fatalf("a line of exactly %d bytes: %v", MaxQueryLine, err)
 	}
-	const want = "q.jsonl:2: line is longer than 10485760 bytes (10 MiB), the limit for one query line"
+	// 1 MiB = 1,048,576 bytes.
+	const want = "q.jsonl:2: line is longer than 1048576 bytes (1 MiB), the limit for one query line"
 	over := strings.Repeat("a", MaxQueryLine+1)
 	huge := strings.Repeat("a", MaxQueryLine+100)
 	for name, in := range map[string]string{

@@ -67,9 +67,12 @@ func LoadQueriesWith(opts LoadOptions, path string, cat *Catalog) (*QuerySet, er
 	return parseQueries(path, data, err, cat)
 }
 
-// MaxQueryLine bounds one line of a query file (10 MiB, the newline not
-// counted); a longer line is an error naming the line and the limit.
-const MaxQueryLine = 10 << 20
+// MaxQueryLine bounds one line of a query file (1 MiB, the newline not
+// counted); a longer line is an error naming the file, the line and the
+// limit. A prompt is a few sentences; a line of megabytes is hostile, and
+// what each client's writer and search make of one costs about a hundred
+// bytes of memory per byte of it (a 9 MB line took 900 MB).
+const MaxQueryLine = 1 << 20
 
 // ParseQueries reads JSON Lines from r. A leading UTF-8 byte-order mark is
 // skipped; blank lines and lines starting with '#' or "//" are skipped.

@@ -121,6 +121,21 @@ func TestRank(t *testing.T) {
 	assert.Contains(t, text, "  call written by the heuristic writer: {")
 }
 
+// TestRankLongQuery: a query or prompt over corpus.MaxQueryLine (1 MiB =
+// 1,048,576 bytes), the bound of a query file's line, is an error result
+// naming the limit; one of exactly the limit is ranked.
+func TestRankLongQuery(t *testing.T) {
+	cs := connect(t, mcpserver.Options{})
+	const want = "the query or prompt is longer than 1048576 bytes (1 MiB), the limit for one query"
+	for _, field := range []string{"query", "prompt"} {
+		text, isErr := call(t, cs, "rank_tools_for_query", map[string]any{field: strings.Repeat("a", 1<<20+1), "clients": "claude"})
+		assert.True(t, isErr, field)
+		assert.Contains(t, text, want, field)
+	}
+	text, isErr := call(t, cs, "rank_tools_for_query", map[string]any{"query": strings.Repeat("a ", 1<<19), "clients": "claude"})
+	assert.False(t, isErr, text)
+}
+
 // section is text's block starting with the line that starts with head.
 func section(t *testing.T, text, head string) string {
 	t.Helper()

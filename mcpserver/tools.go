@@ -74,6 +74,9 @@ func (h *handlers) rank(ctx context.Context, _ *mcp.CallToolRequest, in rankInpu
 		return errorResult(fmt.Errorf("give query or prompt, not both")), nil, nil
 	case in.Limit < 0 || in.Rows < 0:
 		return errorResult(fmt.Errorf("limit and rows must be 0 (the default) or more")), nil, nil
+	case len(query)+len(prompt) > corpus.MaxQueryLine:
+		// The bound of a query file's line (spec: README, limits).
+		return errorResult(fmt.Errorf("the query or prompt is longer than %d bytes (%d MiB), the limit for one query", corpus.MaxQueryLine, corpus.MaxQueryLine>>20)), nil, nil
 	}
 	cat, err := h.catalog(ctx, in.source)
 	if err != nil {

@@ -1,8 +1,10 @@
 package verify
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,8 +12,10 @@ import (
 	"github.com/toolfind/toolfind/internal/jsonl"
 )
 
-// maxQueryLine bounds one line of a query file.
-const maxQueryLine = 16 << 20
+// MaxQueryLine bounds one line of a query file (1 MiB, the line ending
+// not counted), as corpus.MaxQueryLine bounds bench's: a longer line is an
+// error naming the file, the line and the limit.
+const MaxQueryLine = 1 << 20
 
 // ReadQueries reads a query file (see the package documentation).
 func ReadQueries(path string) ([]Query, error) {
@@ -27,10 +31,14 @@ func ReadQueries(path string) ([]Query, error) {
 // name:line: field: problem. Blank lines and lines starting with '#' are
 // skipped. An empty file is an error.
 func ParseQueries(name string, r io.Reader) ([]Query, error) {
-	sc := jsonl.NewScanner(r, maxQueryLine)
+	// The scanner's limit counts the line ending ("\r\n").
+	sc := jsonl.NewScanner(r, MaxQueryLine+2)
 	var out []Query
 	for sc.Scan() {
 		line := sc.Line()
+		if len(bytes.TrimSuffix(sc.Bytes(), []byte("\r"))) > MaxQueryLine {
+			return nil, tooLong(name, line)
+		}
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 || b[0] == '#' {
 			continue
@@ -42,13 +50,19 @@ func ParseQueries(name string, r io.Reader) ([]Query, error) {
 		q.Line = line
 		out = append(out, q)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w (a line may hold at most %d bytes)", name, err, maxQueryLine)
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, tooLong(name, sc.Line()+1)
+	} else if err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, sc.Line()+1, err)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no queries", name)
 	}
 	return out, nil
+}
+
+func tooLong(name string, line int) error {
+	return fmt.Errorf("%s:%d: line is longer than %d bytes (%d MiB), the limit for one query line", name, line, MaxQueryLine, MaxQueryLine>>20)
 }
 
 func parseQuery(b []byte) (Query, error) {

@@ -82,6 +82,29 @@ func TestParseQueries(t *testing.T) {
 	}
 }
 
+// TestParseQueriesLineLimit: a line of MaxQueryLine bytes (1 MiB =
+// 1,048,576, its "\r\n" not counted) loads; one byte more, with or without
+// a line ending after it, is an error naming the file, the line and the
+// limit.
+func TestParseQueriesLineLimit(t *testing.T) {
+	fits := `{"query":"` + strings.Repeat("a", MaxQueryLine-len(`{"query":""}`)) + `"}`
+	if qs, err := ParseQueries("q.jsonl", strings.NewReader("{\"query\":\"x\"}\n"+fits+"\r\n")); err != nil || len(qs) != 2 {
+		t.Fatalf("a line of exactly %d bytes: %v", MaxQueryLine, err)
+	}
+	const want = "q.jsonl:2: line is longer than 1048576 bytes (1 MiB), the limit for one query line"
+	over := `{"query":"` + strings.Repeat("a", MaxQueryLine+1-len(`{"query":""}`)) + `"}`
+	for name, in := range map[string]string{
+		"one byte over, newline":    "{\"query\":\"x\"}\n" + over + "\n{\"query\":\"y\"}\n",
+		"one byte over, CRLF":       "{\"query\":\"x\"}\n" + over + "\r\n",
+		"one byte over, no newline": "{\"query\":\"x\"}\n" + over,
+		"far over":                  "{\"query\":\"x\"}\n" + strings.Repeat("a", 3*MaxQueryLine) + "\n",
+	} {
+		if _, err := ParseQueries("q.jsonl", strings.NewReader(in)); err == nil || err.Error() != want {
+			t.Errorf("%s: error %v\nwant %s", name, err, want)
+		}
+	}
+}
+
 func FuzzParseQueries(f *testing.F) {
 	for _, s := range []string{`{"query":"a","max_results":3}`, "#\n{}", `{"query":"a","limit":1e3}`, "\xef\xbb\xbf[", `{"query":"\u0000"}`} {
 		f.Add(s)
