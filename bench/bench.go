@@ -44,6 +44,14 @@ type Options struct {
 	// never searches (search.NoSearch), and simulators that replay no
 	// calls (not search.Writable), are searched with the query text.
 	Writers []writer.Writer
+	// Summary keeps aggregates instead of every outcome: the per-row
+	// metrics, breakdowns and per-tool view are summed up as the outcomes
+	// come (in query order, so the numbers are the same), and
+	// Report.Outcomes holds only each row's first misses, the ones the
+	// table and Markdown formats list (with each row's number of misses).
+	// Memory then stays bounded however many queries run; the JSON, JUnit
+	// and HTML formats, which need every outcome, refuse such a report.
+	Summary bool
 }
 
 // Report is the result of a Run: per-client metrics and every outcome, in
@@ -64,7 +72,16 @@ type Report struct {
 	By []Breakdown `json:"by,omitempty"`
 	// PerTool is the per-tool view (Options.PerTool).
 	PerTool []ToolMetrics `json:"per_tool,omitempty"`
+
+	// summary marks a report of Options.Summary: Outcomes are only the
+	// first misses of each row, missCount the number of misses per row.
+	summary   bool
+	missCount map[string]int
 }
+
+// Summarized reports whether the report keeps aggregates only
+// (Options.Summary): Outcomes then holds just each row's first misses.
+func (r *Report) Summarized() bool { return r.summary }
 
 // VariantLabel is the row label of a strategy variant: "client [strategy]".
 func VariantLabel(client, strategy string) string {
@@ -89,18 +106,48 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 	cols := columns(sims, opts.Writers)
 	ns := len(cols)
 	total := nq * ns
-	// cells[qi*ns+si] holds the outcomes of query qi for simulator si: the
-	// primary result first, then its variants. A cell of one outcome (the
-	// usual: no variant) is flat[qi*ns+si], so that when every cell is,
-	// flat is the report's outcomes as they are (assemble).
-	cells := make([][]Outcome, total)
-	flat := make([]Outcome, total)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if workers > total {
 		workers = total
+	}
+	// Full mode: cells[qi*ns+si] holds the outcomes of query qi for
+	// simulator si: the primary result first, then its variants. A cell of
+	// one outcome (the usual: no variant) is flat[qi*ns+si], so that when
+	// every cell is, flat is the report's outcomes as they are (assemble).
+	// Summary mode: each cell goes to the aggregator in index order and is
+	// dropped (orderer).
+	var (
+		cells [][]Outcome
+		flat  []Outcome
+		ord   *orderer
+		agg   *aggregator
+		// variants[si] are column si's variant labels in the order they
+		// first came (summary mode).
+		variants [][]string
+	)
+	if opts.Summary {
+		agg = newAggregator(opts, true)
+		variants = make([][]string, ns)
+		seen := make([]map[string]bool, ns)
+		ord = newOrderer(64*workers, func(i int, cell []Outcome) {
+			si := i % ns
+			for k := range cell {
+				if k > 0 && !seen[si][cell[k].Client] {
+					if seen[si] == nil {
+						seen[si] = map[string]bool{}
+					}
+					seen[si][cell[k].Client] = true
+					variants[si] = append(variants[si], cell[k].Client)
+				}
+				agg.add(&cell[k])
+			}
+		})
+	} else {
+		cells = make([][]Outcome, total)
+		flat = make([]Outcome, total)
 	}
 	var (
 		next   atomic.Int64
@@ -118,28 +165,43 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 				if i >= total || ctx.Err() != nil {
 					return
 				}
+				if ord != nil && !ord.wait(i) {
+					return
+				}
 				q := &qs.Queries[i/ns]
 				col := cols[i%ns]
+				var cell []Outcome
 				if col.w == nil {
 					res, err := safeSearch(ctx, col.sim, search.Query{Text: q.Text, Limit: opts.Limit, Brief: true, Hits: sc.hits})
 					if err != nil && ctx.Err() != nil {
+						ord.stopIf()
 						return // cancelled: Run reports ctx.Err()
 					}
-					cells[i] = outcomes(col, res, err, q, i/ns, &sc, flat[i:i+1:i+1])
+					var dst []Outcome // summary mode: a cell of its own, held until its turn
+					if ord == nil {
+						dst = flat[i : i+1 : i+1]
+					}
+					cell = outcomes(col, res, err, q, i/ns, &sc, dst)
 					sc.keepHits(res.Hits)
 				} else if cv, ok := col.w.(writer.Covering); ok && !cv.Covers(col.sim, writer.PromptOf(q)) {
 					// Not asked of this client (a written file's prompt
 					// for another one): no outcome, not a miss.
-					cells[i] = nil
+					cell = nil
 				} else {
-					cells[i] = writtenOutcomes(ctx, col, q, i/ns, &sc)
+					cell = writtenOutcomes(ctx, col, q, i/ns, &sc)
 					if ctx.Err() != nil {
+						ord.stopIf()
 						return
 					}
-					if len(cells[i]) == 1 {
-						flat[i] = cells[i][0]
-						cells[i] = flat[i : i+1 : i+1]
+					if len(cell) == 1 && ord == nil {
+						flat[i] = cell[0]
+						cell = flat[i : i+1 : i+1]
 					}
+				}
+				if ord != nil {
+					ord.put(i, cell)
+				} else {
+					cells[i] = cell
 				}
 				if opts.Progress != nil {
 					progMu.Lock()
@@ -154,7 +216,41 @@ func Run(ctx context.Context, sims []search.Simulator, qs *corpus.QuerySet, opts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if ord != nil {
+		return summarize(agg, variants, cols, qs, opts), nil
+	}
 	return assemble(cells, flat, cols, qs, opts), nil
+}
+
+// summarize is the report of a summary run (Options.Summary).
+func summarize(agg *aggregator, variants [][]string, cols []column, qs *corpus.QuerySet, opts Options) *Report {
+	labels := summaryLabels(cols, variants)
+	variant := map[string]bool{}
+	for _, vs := range variants {
+		for _, v := range vs {
+			variant[v] = true
+		}
+	}
+	writers, writerLabels := rowWriters(cols, opts)
+	rep := &Report{Queries: qs.Source, QueryCount: len(qs.Queries), Catalog: opts.Catalog, CatalogTools: opts.CatalogTools}
+	agg.finish(rep, labels, variant, writers, writerLabels)
+	return rep
+}
+
+// rowWriters are, per primary row label, the name of the writer of its
+// calls and what the reports say about it.
+func rowWriters(cols []column, opts Options) (writers, writerLabels map[string]string) {
+	writers, writerLabels = map[string]string{}, map[string]string{}
+	for si := range cols {
+		switch {
+		case cols[si].w != nil || cols[si].queryWriter != "":
+			writers[cols[si].label] = writerName(cols[si])
+			writerLabels[cols[si].label] = writer.Label(writers[cols[si].label], cols[si].sim.Client())
+		case len(opts.Writers) > 0 && search.SearchesNothing(cols[si].sim):
+			writerLabels[cols[si].label] = noSearchLabel
+		}
+	}
+	return writers, writerLabels
 }
 
 // column is one row group of the report: a simulator, and the writer of
@@ -264,17 +360,9 @@ func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.Query
 	// order they first appear, scanning queries in file order.
 	var labels []string
 	variant := map[string]bool{}
-	writers := map[string]string{}
-	writerLabels := map[string]string{}
+	writers, writerLabels := rowWriters(cols, opts)
 	for si := range cols {
 		labels = append(labels, cols[si].label)
-		switch {
-		case cols[si].w != nil || cols[si].queryWriter != "":
-			writers[cols[si].label] = writerName(cols[si])
-			writerLabels[cols[si].label] = writer.Label(writers[cols[si].label], cols[si].sim.Client())
-		case len(opts.Writers) > 0 && search.SearchesNothing(cols[si].sim):
-			writerLabels[cols[si].label] = noSearchLabel
-		}
 		seen := map[string]bool{}
 		for qi := 0; qi < nq; qi++ {
 			cell := cells[qi*ns+si]
@@ -319,34 +407,13 @@ func assemble(cells [][]Outcome, flat []Outcome, cols []column, qs *corpus.Query
 	if rep.Outcomes == nil {
 		rep.Outcomes = []Outcome{}
 	}
-	perRow := make([]int, len(labels))
+	agg := newAggregator(opts, false)
 	for i := range rep.Outcomes {
-		perRow[rowOf[rep.Outcomes[i].Client]]++
+		agg.add(&rep.Outcomes[i])
 	}
-	byRow := make([][]*Outcome, len(labels))
-	for r, n := range perRow {
-		byRow[r] = make([]*Outcome, 0, n)
-	}
-	for i := range rep.Outcomes {
-		o := &rep.Outcomes[i]
-		r := rowOf[o.Client]
-		byRow[r] = append(byRow[r], o)
-	}
-	rep.Clients = make([]ClientMetrics, len(labels))
-	for i, l := range labels {
-		rep.Clients[i] = metrics(l, byRow[i])
-		rep.Clients[i].Variant = variant[l]
-		rep.Clients[i].Writer = writers[l]
-		rep.Clients[i].WriterLabel = writerLabels[l]
-	}
-	for _, key := range opts.By {
-		rep.By = append(rep.By, breakdown(key, labels, rep.Outcomes, rowOf))
-	}
-	if opts.PerTool {
-		rep.PerTool = perTool(labels, rep.Outcomes, rowOf)
-		if rep.PerTool == nil {
-			rep.PerTool = []ToolMetrics{}
-		}
+	agg.finish(rep, labels, variant, writers, writerLabels)
+	if opts.PerTool && rep.PerTool == nil {
+		rep.PerTool = []ToolMetrics{}
 	}
 	return rep
 }

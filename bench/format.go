@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -71,6 +72,9 @@ func (r *Report) Write(w io.Writer, f Format) error {
 // escaped): {"queries", "query_count", "catalog", "catalog_tools",
 // "clients": [ClientMetrics…], "outcomes": [Outcome…], "by", "per_tool"}.
 func (r *Report) WriteJSON(w io.Writer) error {
+	if r.summary {
+		return errSummary
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -475,17 +479,30 @@ func rankStat(c ClientMetrics, x float64, decimals int) string {
 // Markdown formats (JSON has them all).
 const maxMisses = 10
 
-// misses returns, per row label, the outcomes not certainly found.
-func (r *Report) misses() map[string][]*Outcome {
+// misses returns, per row label, the outcomes not certainly found and
+// their number (of a summary report: the first maxMisses, and the number
+// of all).
+func (r *Report) misses() (map[string][]*Outcome, map[string]int) {
 	m := map[string][]*Outcome{}
 	for i := range r.Outcomes {
 		o := &r.Outcomes[i]
-		if len(o.Expect) > 0 && !o.Found {
+		if isMiss(o) {
 			m[o.Client] = append(m[o.Client], o)
 		}
 	}
-	return m
+	if r.summary {
+		return m, r.missCount
+	}
+	n := map[string]int{}
+	for l, ms := range m {
+		n[l] = len(ms)
+	}
+	return m, n
 }
+
+// errSummary is the error of a format that lists every outcome, asked of a
+// report that kept aggregates only.
+var errSummary = errors.New("the report kept aggregates only (Options.Summary): this format lists every outcome")
 
 // maxShownInstead bounds the tools the table lists as shown instead of (or
 // outranking) a missed one: a catalog-dump row shows the whole catalog.
@@ -605,21 +622,20 @@ func (r *Report) WriteText(w io.Writer, width int) error {
 		}
 		writeLines(w, t.Lines(width))
 	}
-	miss := r.misses()
+	miss, nmiss := r.misses()
 	compared := 0
 	for _, c := range r.Clients {
-		ms := miss[c.Client]
-		if len(ms) == 0 {
+		ms, n := miss[c.Client], nmiss[c.Client]
+		if n == 0 {
 			continue
 		}
 		if r.comparisonRow(c.Client) {
 			compared++ // a baseline row beside the chosen writer: misses in JSON only
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: %d %s not certainly shown:\n", esc(c.Client), len(ms), plural(len(ms), "query", "queries"))
+		fmt.Fprintf(w, "\n%s: %d %s not certainly shown:\n", esc(c.Client), n, plural(n, "query", "queries"))
 		for i, o := range ms {
 			if i == maxMisses {
-				fmt.Fprintf(w, "  … and %d more (see --format json)\n", len(ms)-maxMisses)
 				break
 			}
 			q := esc(strconv.Quote(o.Query))
@@ -633,6 +649,9 @@ func (r *Report) WriteText(w io.Writer, width int) error {
 					fmt.Fprintf(w, "    %s\n", l)
 				}
 			}
+		}
+		if n > maxMisses {
+			fmt.Fprintf(w, "  … and %d more (see --format json)\n", n-maxMisses)
 		}
 	}
 	if compared > 0 {
@@ -809,21 +828,23 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			mdRow(w, row...)
 		}
 	}
-	miss := r.misses()
+	miss, nmiss := r.misses()
 	for _, c := range r.Clients {
-		ms := miss[c.Client]
-		if len(ms) == 0 {
+		ms, n := miss[c.Client], nmiss[c.Client]
+		if n == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %d %s not certainly shown</summary>\n\n", template.HTMLEscapeString(esc(c.Client)), len(ms), plural(len(ms), "query", "queries"))
+		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %d %s not certainly shown</summary>\n\n", template.HTMLEscapeString(esc(c.Client)), n, plural(n, "query", "queries"))
 		mdRow(w, "query", "expected", "outcome")
 		mdRow(w, "---", "---", "---")
 		for i, o := range ms {
 			if i == maxMisses {
-				fmt.Fprintf(w, "\n… and %d more (see the JSON report).\n", len(ms)-maxMisses)
 				break
 			}
 			mdRow(w, mdEscape(o.Query), mdEscape(joinIDs(o.Expect)), mdEscape(missText(o)))
+		}
+		if n > maxMisses {
+			fmt.Fprintf(w, "\n… and %d more (see the JSON report).\n", n-maxMisses)
 		}
 		fmt.Fprintf(w, "\n</details>\n")
 	}

@@ -135,6 +135,9 @@ func (t htmlTable) CellTitle(i, j int) string {
 
 // WriteHTML writes the self-contained HTML report.
 func (r *Report) WriteHTML(w io.Writer) error {
+	if r.summary {
+		return errSummary
+	}
 	d := htmlData{Title: r.title(), Writers: r.writerNote(), Uncapped: r.uncappedNote(), Report: r, Legend: heatClasses}
 	d.Header = append([]string{"client", "limit"}, r.header()...)
 	for i := range d.Header {

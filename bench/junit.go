@@ -72,6 +72,9 @@ type junitProblem struct {
 
 // WriteJUnit writes the report as JUnit XML.
 func (r *Report) WriteJUnit(w io.Writer) error {
+	if r.summary {
+		return errSummary
+	}
 	suites := junitSuites{Name: "toolfind", Time: "0"}
 	index := map[string]int{}
 	for _, c := range r.Clients {
@@ -198,13 +201,16 @@ func xmlSafe(s string) string {
 // So the file fails exactly when the check does: failures="0" for a
 // check that passes.
 func (r *Report) WriteJUnitGates(w io.Writer, gates []Gate) error {
+	if r.summary {
+		return errSummary
+	}
 	suites := junitSuites{Name: "toolfind check", Time: "0"}
 	index := map[string]int{}
 	metrics := map[string]ClientMetrics{}
 	for _, c := range r.Clients {
 		metrics[c.Client] = c
 	}
-	misses := r.misses()
+	misses, _ := r.misses()
 	suite := func(client string) *junitSuite {
 		if k, ok := index[client]; ok {
 			return &suites.Suites[k]

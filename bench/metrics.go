@@ -75,71 +75,109 @@ type ClientMetrics struct {
 
 // metrics sums up outcomes of one row.
 func metrics(label string, os []*Outcome) ClientMetrics {
-	m := ClientMetrics{Client: label, RankDist: []float64{}}
-	limits := map[int]int{}
-	var ranks, reads []float64
-	tokens := 0
-	capped, uncapped := 0, 0
+	a := newRowAcc(label)
 	for _, o := range os {
-		limits[o.Limit]++
-		tokens += o.ShownTokens
-		m.Runs++
-		switch {
-		case o.Uncapped:
-			uncapped++
-		case o.Error == "" && !o.NoCall:
-			capped++
-		}
-		if o.Error != "" {
-			m.Errors++
-		}
-		if o.NoCall {
-			m.NoCall++
-		}
-		if o.TimedOut {
-			m.TimedOut++
-		}
-		if len(o.Expect) == 0 {
-			continue
-		}
-		m.Queries++
-		if o.ReadTokens > 0 {
-			reads = append(reads, float64(o.ReadTokens))
-		}
-		m.FoundAt1 += o.PAt1
-		m.FoundAtLimit += o.PWithinLimit
-		m.FoundAllAtLimit += o.PAllWithinLimit
-		m.MRR += o.RR
-		switch {
-		case o.PWithinLimit == 0:
-			m.NotFound++
-		case o.PWithinLimit == 1:
-			m.FoundAtLimitWorst++
-			m.FoundAtLimitBest++
-			ranks = append(ranks, o.MeanRank)
-		default:
-			m.FoundAtLimitBest++
-			ranks = append(ranks, o.MeanRank)
-		}
-		for i, p := range o.Dist {
-			for len(m.RankDist) <= i {
-				m.RankDist = append(m.RankDist, 0)
-			}
-			m.RankDist[i] += p
-		}
+		a.add(o)
 	}
-	m.Limit = mode(limits)
-	m.Uncapped = uncapped > 0 && capped == 0
-	if len(reads) > 0 {
-		sum := 0.0
-		for _, r := range reads {
-			sum += r
-		}
-		m.MeanReadTokens = round(sum / float64(len(reads)))
-		m.P95ReadTokens = percentile(reads, 0.95)
+	return a.result()
+}
+
+// rowAcc sums up one row's outcomes as they come (Run's summary mode
+// keeps only these): counts, sums in the order added, and the rank and
+// read-token values as counts per value, from which the nearest-rank
+// percentile is the same as over the sorted values. Its memory grows with
+// the distinct values, not with the outcomes.
+type rowAcc struct {
+	m                 ClientMetrics
+	limits            map[int]int
+	ranks, reads      map[float64]int
+	nRanks, nReads    int
+	sumRanks, sumRead float64
+	tokens            int
+	capped, uncapped  int
+}
+
+func newRowAcc(label string) *rowAcc {
+	return &rowAcc{m: ClientMetrics{Client: label, RankDist: []float64{}},
+		limits: map[int]int{}, ranks: map[float64]int{}, reads: map[float64]int{}}
+}
+
+// add counts one outcome.
+func (a *rowAcc) add(o *Outcome) {
+	m := &a.m
+	a.limits[o.Limit]++
+	a.tokens += o.ShownTokens
+	m.Runs++
+	switch {
+	case o.Uncapped:
+		a.uncapped++
+	case o.Error == "" && !o.NoCall:
+		a.capped++
 	}
-	if len(os) > 0 {
-		m.MeanShownTokens = round(float64(tokens) / float64(len(os)))
+	if o.Error != "" {
+		m.Errors++
+	}
+	if o.NoCall {
+		m.NoCall++
+	}
+	if o.TimedOut {
+		m.TimedOut++
+	}
+	if len(o.Expect) == 0 {
+		return
+	}
+	m.Queries++
+	if o.ReadTokens > 0 {
+		a.reads[float64(o.ReadTokens)]++
+		a.nReads++
+		a.sumRead += float64(o.ReadTokens)
+	}
+	m.FoundAt1 += o.PAt1
+	m.FoundAtLimit += o.PWithinLimit
+	m.FoundAllAtLimit += o.PAllWithinLimit
+	m.MRR += o.RR
+	switch {
+	case o.PWithinLimit == 0:
+		m.NotFound++
+	case o.PWithinLimit == 1:
+		m.FoundAtLimitWorst++
+		m.FoundAtLimitBest++
+		a.rank(o.MeanRank)
+	default:
+		m.FoundAtLimitBest++
+		a.rank(o.MeanRank)
+	}
+	a.addDist(o.Dist)
+}
+
+func (a *rowAcc) rank(r float64) {
+	a.ranks[r]++
+	a.nRanks++
+	a.sumRanks += r
+}
+
+func (a *rowAcc) addDist(dist []float64) {
+	m := &a.m
+	for i, p := range dist {
+		for len(m.RankDist) <= i {
+			m.RankDist = append(m.RankDist, 0)
+		}
+		m.RankDist[i] += p
+	}
+}
+
+// result is the row's metrics.
+func (a *rowAcc) result() ClientMetrics {
+	m := a.m
+	m.RankDist = append([]float64{}, a.m.RankDist...)
+	m.Limit = mode(a.limits)
+	m.Uncapped = a.uncapped > 0 && a.capped == 0
+	if a.nReads > 0 {
+		m.MeanReadTokens = round(a.sumRead / float64(a.nReads))
+		m.P95ReadTokens = percentileOf(a.reads, a.nReads, 0.95)
+	}
+	if m.Runs > 0 {
+		m.MeanShownTokens = round(float64(a.tokens) / float64(m.Runs))
 	}
 	if q := float64(m.Queries); q > 0 {
 		m.FoundAt1 = round(m.FoundAt1 / q)
@@ -149,13 +187,9 @@ func metrics(label string, os []*Outcome) ClientMetrics {
 		m.FoundAllAtLimit = round(m.FoundAllAtLimit / q)
 		m.MRR = round(m.MRR / q)
 	}
-	if len(ranks) > 0 {
-		sum := 0.0
-		for _, r := range ranks {
-			sum += r
-		}
-		m.MeanRank = round(sum / float64(len(ranks)))
-		m.P95Rank = percentile(ranks, 0.95)
+	if a.nRanks > 0 {
+		m.MeanRank = round(a.sumRanks / float64(a.nRanks))
+		m.P95Rank = percentileOf(a.ranks, a.nRanks, 0.95)
 	}
 	for i := range m.RankDist {
 		m.RankDist[i] = round(m.RankDist[i])
@@ -174,15 +208,22 @@ func mode(counts map[int]int) int {
 	return best
 }
 
-// percentile is the nearest-rank percentile: the value at 1-based
-// position ceil(p·n) of the sorted values. xs is sorted in place.
-func percentile(xs []float64, p float64) float64 {
-	sort.Float64s(xs)
-	i := int(math.Ceil(p*float64(len(xs)))) - 1
-	if i < 0 {
-		i = 0
+// percentileOf is the nearest-rank percentile of n values given as counts
+// per value: the value at 1-based position ceil(p·n) of the sorted values.
+func percentileOf(counts map[float64]int, n int, p float64) float64 {
+	vals := make([]float64, 0, len(counts))
+	for v := range counts {
+		vals = append(vals, v)
 	}
-	return xs[i]
+	sort.Float64s(vals)
+	i := max(int(math.Ceil(p*float64(n)))-1, 0)
+	for _, v := range vals {
+		if i < counts[v] {
+			return v
+		}
+		i -= counts[v]
+	}
+	return vals[len(vals)-1]
 }
 
 // Breakdown is the metrics per value of one tag key.
@@ -199,25 +240,47 @@ type Group struct {
 	Clients []ClientMetrics `json:"clients"`
 }
 
-// breakdown groups outcomes by the value of tag key: values in byte order,
-// queries without the tag last.
-func breakdown(key string, labels []string, outs []Outcome, rowOf map[string]int) Breakdown {
-	b := Breakdown{Key: key, Groups: []Group{}}
-	byValue := map[string][][]*Outcome{}
-	queries := map[string]map[int]bool{} // distinct query lines per value
-	for i := range outs {
-		o := &outs[i]
-		v := o.Tags[key]
-		if byValue[v] == nil {
-			byValue[v] = make([][]*Outcome, len(labels))
-			queries[v] = map[int]bool{}
-		}
-		r := rowOf[o.Client]
-		byValue[v][r] = append(byValue[v][r], o)
-		queries[v][o.index] = true
+// breakdownAcc groups outcomes by the value of tag key as they come (in
+// query order): per value, the distinct queries and each row's sums.
+type breakdownAcc struct {
+	key     string
+	byValue map[string]*valueAcc
+}
+
+type valueAcc struct {
+	queries, last int
+	rows          map[string]*rowAcc
+}
+
+func newBreakdownAcc(key string) *breakdownAcc {
+	return &breakdownAcc{key: key, byValue: map[string]*valueAcc{}}
+}
+
+func (b *breakdownAcc) add(o *Outcome) {
+	v := o.Tags[b.key]
+	va := b.byValue[v]
+	if va == nil {
+		va = &valueAcc{last: -1, rows: map[string]*rowAcc{}}
+		b.byValue[v] = va
 	}
-	values := make([]string, 0, len(byValue))
-	for v := range byValue {
+	if o.index != va.last {
+		va.queries++
+		va.last = o.index
+	}
+	ra := va.rows[o.Client]
+	if ra == nil {
+		ra = newRowAcc(o.Client)
+		va.rows[o.Client] = ra
+	}
+	ra.add(o)
+}
+
+// result is the breakdown over labels: values in byte order, queries
+// without the tag last.
+func (b *breakdownAcc) result(labels []string) Breakdown {
+	out := Breakdown{Key: b.key, Groups: []Group{}}
+	values := make([]string, 0, len(b.byValue))
+	for v := range b.byValue {
 		values = append(values, v)
 	}
 	sort.Slice(values, func(i, j int) bool {
@@ -227,13 +290,18 @@ func breakdown(key string, labels []string, outs []Outcome, rowOf map[string]int
 		return values[i] < values[j]
 	})
 	for _, v := range values {
-		g := Group{Value: v, Queries: len(queries[v]), Clients: make([]ClientMetrics, len(labels))}
+		va := b.byValue[v]
+		g := Group{Value: v, Queries: va.queries, Clients: make([]ClientMetrics, len(labels))}
 		for r, l := range labels {
-			g.Clients[r] = metrics(l, byValue[v][r])
+			if ra := va.rows[l]; ra != nil {
+				g.Clients[r] = ra.result()
+			} else {
+				g.Clients[r] = newRowAcc(l).result()
+			}
 		}
-		b.Groups = append(b.Groups, g)
+		out.Groups = append(out.Groups, g)
 	}
-	return b
+	return out
 }
 
 // ToolMetrics is the server author's view of one tool: how many of the
@@ -257,58 +325,76 @@ type ToolClient struct {
 	MeanRank float64 `json:"mean_rank"`
 }
 
-// perTool builds the per-tool view, tools in byte order of their ids.
-func perTool(labels []string, outs []Outcome, rowOf map[string]int) []ToolMetrics {
-	type acc struct {
-		queries map[int]bool
-		rows    []ToolClient
-		rankSum []int
-		rankN   []int
-	}
-	tools := map[corpus.ToolID]*acc{}
-	for i := range outs {
-		o := &outs[i]
-		r := rowOf[o.Client]
-		for _, t := range o.Tools {
-			a := tools[t.Tool]
-			if a == nil {
-				a = &acc{queries: map[int]bool{}, rows: make([]ToolClient, len(labels)),
-					rankSum: make([]int, len(labels)), rankN: make([]int, len(labels))}
-				for k, l := range labels {
-					a.rows[k].Client = l
-				}
-				tools[t.Tool] = a
-			}
-			a.queries[o.index] = true
-			tc := &a.rows[r]
-			tc.Found += t.PWithinLimit
-			if t.PWithinLimit > 0 {
-				tc.FoundBest++
-			}
-			if t.PWithinLimit == 1 {
-				tc.FoundWorst++
-			}
-			if t.Rank > 0 {
-				a.rankSum[r] += t.Rank
-				a.rankN[r]++
-			}
+// toolAcc sums up one expected tool's outcomes as they come (in query
+// order): its distinct queries and, per row, what ToolClient reports.
+type toolAcc struct {
+	queries, last int
+	rows          map[string]*toolRow
+}
+
+type toolRow struct {
+	tc             ToolClient
+	rankSum, rankN int
+}
+
+// perToolAcc builds the per-tool view.
+type perToolAcc map[corpus.ToolID]*toolAcc
+
+func (p perToolAcc) add(o *Outcome) {
+	for _, t := range o.Tools {
+		a := p[t.Tool]
+		if a == nil {
+			a = &toolAcc{last: -1, rows: map[string]*toolRow{}}
+			p[t.Tool] = a
+		}
+		if o.index != a.last {
+			a.queries++
+			a.last = o.index
+		}
+		r := a.rows[o.Client]
+		if r == nil {
+			r = &toolRow{tc: ToolClient{Client: o.Client}}
+			a.rows[o.Client] = r
+		}
+		r.tc.Found += t.PWithinLimit
+		if t.PWithinLimit > 0 {
+			r.tc.FoundBest++
+		}
+		if t.PWithinLimit == 1 {
+			r.tc.FoundWorst++
+		}
+		if t.Rank > 0 {
+			r.rankSum += t.Rank
+			r.rankN++
 		}
 	}
-	ids := make([]corpus.ToolID, 0, len(tools))
-	for id := range tools {
+}
+
+// result is the per-tool view over labels, tools in byte order of their
+// ids.
+func (p perToolAcc) result(labels []string) []ToolMetrics {
+	ids := make([]corpus.ToolID, 0, len(p))
+	for id := range p {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	out := make([]ToolMetrics, 0, len(ids))
 	for _, id := range ids {
-		a := tools[id]
-		for r := range a.rows {
-			a.rows[r].Found = round(a.rows[r].Found)
-			if a.rankN[r] > 0 {
-				a.rows[r].MeanRank = round(float64(a.rankSum[r]) / float64(a.rankN[r]))
+		a := p[id]
+		rows := make([]ToolClient, len(labels))
+		for k, l := range labels {
+			rows[k].Client = l
+			r := a.rows[l]
+			if r == nil {
+				continue
+			}
+			rows[k] = r.tc
+			rows[k].Found = round(r.tc.Found)
+			if r.rankN > 0 {
+				rows[k].MeanRank = round(float64(r.rankSum) / float64(r.rankN))
 			}
 		}
-		out = append(out, ToolMetrics{Tool: id, Queries: len(a.queries), Clients: a.rows})
+		out = append(out, ToolMetrics{Tool: id, Queries: a.queries, Clients: rows})
 	}
 	return out
 }

@@ -39,10 +39,15 @@ type benchOptions struct {
 	wf *writerFlags
 	// gates, set by check, are its verdict: its JUnit report is them.
 	gates *[]bench.Gate
+	// summarize, set by bench, keeps aggregates instead of every outcome
+	// when the format lists only the first misses (table, Markdown), so
+	// that memory stays bounded over any number of queries
+	// (bench.Options.Summary); check compares outcomes and keeps them.
+	summarize bool
 }
 
 func newBenchCmd(ios *IOStreams, g *globalOptions) *cobra.Command {
-	opts := &benchOptions{io: ios, global: g}
+	opts := &benchOptions{io: ios, global: g, summarize: true}
 	cmd := &cobra.Command{
 		Use:   "bench --queries FILE",
 		Short: "Evaluate every client over a labelled query set",
@@ -193,6 +198,7 @@ func (o *benchOptions) evaluate(cmd *cobra.Command) (*bench.Report, error) {
 		Catalog:      catalogName(o.global.catalogs),
 		CatalogTools: len(cat.UniqueTools()),
 		Writers:      writers,
+		Summary:      o.summarize && (format == bench.Table || format == bench.Markdown),
 	}
 	ph := o.global.run().begin("search", 0, false)
 	opts.Progress = func(done, total int) {
