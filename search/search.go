@@ -178,6 +178,14 @@ type Reporter interface {
 	Problems() []corpus.Diagnostic
 }
 
+// Outliner is implemented by simulators whose client arranges the tools
+// before its model sees them, beyond tool by tool (VS Code Copilot Chat
+// groups them behind activate_* stubs): `toolfind show` prints the
+// outline, one paragraph a line, after its table.
+type Outliner interface {
+	Outline() []string
+}
+
 // ClientID names a client profile.
 type ClientID struct {
 	Name    string
