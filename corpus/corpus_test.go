@@ -539,3 +539,44 @@ func TestCatalogToolSlashes(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadFolderOfLinks: a folder of symbolic links to catalog files is
+// read as the files (2 servers); a link to a folder is not walked (folders
+// never are); a dangling or looping link is an error naming it.
+func TestLoadFolderOfLinks(t *testing.T) {
+	real := t.TempDir()
+	for _, s := range []string{"a", "b"} {
+		if err := os.WriteFile(filepath.Join(real, s+".json"), []byte(`{"server":"`+s+`","tools":[{"name":"t","inputSchema":{"type":"object"}}]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	for _, s := range []string{"a", "b"} {
+		if err := os.Symlink(filepath.Join(real, s+".json"), filepath.Join(dir, s+".json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "sub.json")); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Servers) != 2 || cat.Servers[0].Name != "a" || cat.Servers[1].Name != "b" {
+		t.Fatalf("servers %v", cat.Servers)
+	}
+	for _, c := range []struct{ name, target, want string }{
+		{"c.json", "/nonexistent/c.json", `: stat: a symbolic link to "/nonexistent/c.json", which does not exist`},
+		{"d.json", "d.json", `: stat: a symbolic link to "d.json" that loops (too many levels of symbolic links)`},
+	} {
+		link := filepath.Join(dir, c.name)
+		if err := os.Symlink(c.target, link); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(dir); err == nil || err.Error() != link+c.want {
+			t.Errorf("%s: %v\nwant %s", c.name, err, link+c.want)
+		}
+		os.Remove(link)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/toolfind/toolfind/internal/jsonpos"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -45,7 +46,8 @@ func (e *LoadError) Error() string {
 func (e *LoadError) Unwrap() error { return e.Err }
 
 // Load reads catalogs from files and folders (a folder contributes its
-// *.json files, sorted by name, not recursively), merges them and validates
+// *.json files, sorted by name, not recursively; symbolic links to files
+// count as the files, and a link that cannot be followed is an error), merges them and validates
 // the result. Two sources defining the same server name are an error naming
 // both files.
 func Load(paths ...string) (*Catalog, error) {
@@ -153,7 +155,7 @@ func (c *Catalog) Revalidate() {
 // expand lists the catalog files of a path (a file, or a folder's *.json
 // files sorted by name) and their total size.
 func expand(p string) ([]string, int64, error) {
-	st, err := os.Stat(p)
+	st, err := userfile.Stat(p)
 	if err != nil {
 		return nil, 0, &LoadError{File: p, Err: err}
 	}
@@ -167,12 +169,24 @@ func expand(p string) ([]string, int64, error) {
 		return nil, 0, &LoadError{File: p, Err: err}
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".json") {
-			files = append(files, filepath.Join(p, e.Name()))
-			if info, err := e.Info(); err == nil {
-				size += info.Size()
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		full := filepath.Join(p, e.Name())
+		info, err := e.Info()
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A link to a catalog file counts as the file; a link to a
+			// folder is a folder (not walked); one that cannot be
+			// followed is an error naming it.
+			if info, err = userfile.Stat(full); err != nil {
+				return nil, 0, &LoadError{File: full, Err: unwrapPathError(err)}
 			}
 		}
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		files = append(files, full)
+		size += info.Size()
 	}
 	sort.Strings(files)
 	if len(files) == 0 {

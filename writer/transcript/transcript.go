@@ -69,6 +69,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/writer"
 )
 
@@ -140,8 +141,13 @@ func Import(paths []string, opts Options) ([]writer.Line, Stats, error) {
 	return out, st, nil
 }
 
+// logFiles lists the logs of a path: the path itself when it is not a
+// folder, else the *.jsonl files under it, in name order. Symbolic links
+// are followed, to files and to folders (a folder reached twice, as by a
+// link to a parent, is walked once); a link that cannot be followed is an
+// error naming it.
 func logFiles(p string) ([]string, error) {
-	fi, err := os.Stat(p)
+	fi, err := userfile.Stat(p)
 	if err != nil {
 		return nil, err
 	}
@@ -149,15 +155,47 @@ func logFiles(p string) ([]string, error) {
 		return []string{p}, nil
 	}
 	var files []string
-	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+	var seen []os.FileInfo // the folders walked
+	var walk func(dir string, info os.FileInfo) error
+	walk = func(dir string, info os.FileInfo) error {
+		for _, s := range seen {
+			if os.SameFile(s, info) {
+				return nil
+			}
+		}
+		seen = append(seen, info)
+		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
-			files = append(files, path)
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			t := e.Type()
+			var info os.FileInfo
+			if t&fs.ModeSymlink != 0 {
+				if info, err = userfile.Stat(path); err != nil {
+					return err
+				}
+				t = info.Mode().Type()
+			}
+			if t.IsDir() {
+				if info == nil {
+					if info, err = e.Info(); err != nil {
+						return err
+					}
+				}
+				if err := walk(path, info); err != nil {
+					return err
+				}
+				continue
+			}
+			if strings.HasSuffix(e.Name(), ".jsonl") {
+				files = append(files, path)
+			}
 		}
 		return nil
-	})
+	}
+	err = walk(p, fi)
 	sort.Strings(files)
 	return files, err
 }

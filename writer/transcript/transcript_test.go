@@ -210,3 +210,29 @@ func checkLines(t *testing.T, lines []writer.Line) {
 		t.Fatalf("%d lines written, %d read back", len(lines), len(back))
 	}
 }
+
+// TestImportFollowsLinks: a folder of symbolic links to logs, and a link
+// to a folder of logs, are read as the logs (two files); a link back to the
+// folder itself is walked once; a dangling link is an error naming it and
+// its target.
+func TestImportFollowsLinks(t *testing.T) {
+	real := t.TempDir()
+	src, err := os.ReadFile("testdata/claude/keyword-then-call.jsonl")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(real, "a.jsonl"), src, 0o644))
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "b.jsonl"), src, 0o644))
+	dir := t.TempDir()
+	require.NoError(t, os.Symlink(filepath.Join(real, "a.jsonl"), filepath.Join(dir, "a.jsonl")))
+	require.NoError(t, os.Symlink(other, filepath.Join(dir, "proj")))
+	require.NoError(t, os.Symlink(dir, filepath.Join(dir, "self")))
+	lines, st, err := Import([]string{dir}, Options{})
+	require.NoError(t, err)
+	assert.Len(t, lines, 2)
+	assert.Equal(t, 2, st.Files) // a.jsonl + proj/b.jsonl; self/… not again
+
+	dangling := filepath.Join(dir, "gone.jsonl")
+	require.NoError(t, os.Symlink("/nonexistent/x.jsonl", dangling))
+	_, _, err = Import([]string{dir}, Options{})
+	require.EqualError(t, err, "stat "+dangling+`: a symbolic link to "/nonexistent/x.jsonl", which does not exist`)
+}
