@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -171,12 +169,14 @@ func fileResult(opts *resultOptions) (result.Input, string, error) {
 		data []byte
 		err  error
 	)
+	// At most result.MaxInputBytes (16 MiB) is read: /dev/zero, a FIFO
+	// or a 500 MB file is refused, not read whole.
 	name := opts.file
 	if name == "-" {
 		name = "standard input"
-		data, err = io.ReadAll(opts.io.In)
+		data, err = result.ReadInput(name, opts.io.In)
 	} else {
-		data, err = os.ReadFile(opts.file)
+		data, err = result.ReadFile(opts.file)
 	}
 	if err != nil {
 		return result.Input{}, "", badInput(fmt.Errorf("--file: %w", err))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -334,4 +335,28 @@ func head(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// TestResultInputLimit: --file /dev/zero and an endless standard input
+// are refused after result.MaxInputBytes (16 MiB = 16,777,216 bytes), exit
+// 2, naming the input and the limit, not read whole.
+func TestResultInputLimit(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		_, errOut, code := run(t, "result", "--file", "/dev/zero")
+		if want := "toolfind: --file: /dev/zero: the result is larger than 16777216 bytes (16 MiB), the limit for one tool result\n"; code != 2 || errOut != want {
+			t.Errorf("/dev/zero: exit %d, %q\nwant 2, %q", code, errOut, want)
+		}
+	}
+	var out, errOut strings.Builder
+	code := Main([]string{"result", "--file", "-"}, io.LimitReader(zeroReader{}, 1<<30), &out, &errOut)
+	if want := "toolfind: --file: standard input: the result is larger than 16777216 bytes (16 MiB), the limit for one tool result\n"; code != 2 || errOut.String() != want {
+		t.Errorf("standard input: exit %d, %q\nwant 2, %q", code, errOut.String(), want)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
