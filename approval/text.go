@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolfind/toolfind/internal/mdtext"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/search"
@@ -296,17 +297,10 @@ func ruleText(r search.Rule) string {
 	return fmt.Sprintf("%s %q", r.Kind.Flag(), r.Text)
 }
 
-// mdCell escapes text for a Markdown table cell.
-func mdCell(s string) string {
-	s = safetext.Escape(s)
-	s = strings.ReplaceAll(s, "\\", "\\\\")
-	s = strings.ReplaceAll(s, "|", "\\|")
-	s = strings.ReplaceAll(s, "`", "\\`")
-	s = strings.ReplaceAll(s, "*", "\\*")
-	s = strings.ReplaceAll(s, "_", "\\_")
-	s = strings.ReplaceAll(s, "<", "&lt;")
-	return s
-}
+// mdCell escapes outside text for Markdown, a table cell or inline
+// (package internal/mdtext): rendered, it is the text, never a link, an
+// image or HTML.
+func mdCell(s string) string { return mdtext.Escape(s) }
 
 // WriteMarkdown prints the report as Markdown for a pull request: per
 // client a table (tools × modes, parallel) and its numbered reasons.

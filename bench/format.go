@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/mdtext"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/search"
@@ -754,11 +755,10 @@ func toolCell(c ToolClient, queries int) string {
 	return fmt.Sprintf("%s/%d (%d-%d)", strconv.FormatFloat(c.Found, 'f', -1, 64), queries, c.FoundWorst, c.FoundBest)
 }
 
-// mdEscape escapes text for a Markdown table cell.
-func mdEscape(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "|", `\|`, "`", "\\`", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`)
-	return r.Replace(esc(s))
-}
+// mdEscape escapes outside text for Markdown, a table cell or inline
+// (package internal/mdtext): rendered, it is the text, never a link, an
+// image or HTML.
+func mdEscape(s string) string { return mdtext.Escape(s) }
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown (for a pull
 // request comment or a job summary): the same tables as WriteTable, misses
@@ -852,10 +852,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 }
 
 // code formats s as a Markdown code span safe inside a table cell, after
-// the text-output rule (package internal/safetext).
-func code(s string) string {
-	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(esc(s)) + "`"
-}
+// the text-output rule (package internal/mdtext).
+func code(s string) string { return mdtext.CodeCell(s) }
 
 // esc is the one escaping rule for text output (package internal/safetext)
 // for single-line fields: controls, bidi and invisible characters and

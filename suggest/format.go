@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolfind/toolfind/bench"
+	"github.com/toolfind/toolfind/internal/mdtext"
 	"github.com/toolfind/toolfind/internal/safetext"
 	"github.com/toolfind/toolfind/internal/textfit"
 	"github.com/toolfind/toolfind/search"
@@ -322,9 +323,9 @@ func (r *Report) markdown(w *bufio.Writer) {
 	b, a := meanOf(r.Clients)
 	fmt.Fprintf(w, "| **mean** | %s | %s | %s |\n", bench.Percent(b), bench.Percent(a), delta(b, a))
 	for _, e := range r.Edits {
-		fmt.Fprintf(w, "\n#### `%s`", mdCode(string(e.Tool)))
+		fmt.Fprintf(w, "\n#### %s", mdCode(string(e.Tool)))
 		if e.NewID != "" {
-			fmt.Fprintf(w, " → `%s` ⚠️ breaking rename", mdCode(string(e.NewID)))
+			fmt.Fprintf(w, " → %s ⚠️ breaking rename", mdCode(string(e.NewID)))
 		}
 		fmt.Fprintf(w, "\n\n%s; no regressions.\n\n", upperFirst(fixesSummary(e.Fixes)))
 		writeDiff(w, e.Changes)
@@ -343,7 +344,7 @@ func (r *Report) markdown(w *bufio.Writer) {
 	if len(r.Regressions) > 0 {
 		fmt.Fprintf(w, "\n<details><summary>%d regressions made candidate edits be rejected</summary>\n\n", len(r.Regressions))
 		for _, g := range r.Regressions {
-			fmt.Fprintf(w, "- `%s` %s: %s, %s (line %d): %s → %s\n", mdCode(string(g.Tool)), g.Field, mdEscape(g.Client), mdEscape(clip(g.Query, 80)), g.Line, bench.Percent(g.Before), bench.Percent(g.After))
+			fmt.Fprintf(w, "- %s %s: %s, %s (line %d): %s → %s\n", mdCode(string(g.Tool)), g.Field, mdEscape(g.Client), mdEscape(clip(g.Query, 80)), g.Line, bench.Percent(g.Before), bench.Percent(g.After))
 		}
 		fmt.Fprintf(w, "\n</details>\n")
 	}
@@ -356,11 +357,12 @@ func (r *Report) markdown(w *bufio.Writer) {
 	}
 }
 
-var mdEscaper = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "'", "[", `\[`, "]", `\]`)
-
-func mdEscape(s string) string { return mdEscaper.Replace(safetext.Escape(s)) }
-
-func mdCode(s string) string { return strings.ReplaceAll(safetext.Escape(s), "`", "'") }
+// The Markdown escaping rule for outside text (package internal/mdtext):
+// rendered, it is the text, never a link, an image or HTML.
+var (
+	mdEscape = mdtext.Escape
+	mdCode   = mdtext.Code
+)
 
 // writerLine names the writer of the calls, with what its calls are, per
 // client when that differs (writer.LabelLine).
