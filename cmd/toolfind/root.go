@@ -190,6 +190,11 @@ With no --catalog it uses an embedded demo catalog.`,
 	_ = pf.MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		g.status = newRun(ios.ErrOut, IsTerminal(ios.ErrOut), g.quiet, g.timing)
+		// Before anything is read or written (the CPU profile included):
+		// no output on an input or on another output.
+		if err := checkPaths(cmd, args); err != nil {
+			return err
+		}
 		if p, _ := pf.GetString("cpuprofile"); p != "" {
 			stop, err := startCPUProfile(p)
 			if err != nil {
