@@ -168,6 +168,41 @@ func TestWriteErrorNamesPath(t *testing.T) {
 	if _, err := os.Stat(p); err == nil {
 		t.Error("a failed write created the target")
 	}
+	if left := tempFiles(t, filepath.Dir(p)); len(left) != 0 {
+		t.Errorf("a failed write left %v", left)
+	}
+}
+
+// TestFailureMidWriteLeavesNothing: a write that fails part way (the
+// file's descriptor gone after some output), then Abort as a command's
+// deferred cleanup does, leaves the folder as it was, the old file too.
+func TestFailureMidWriteLeavesNothing(t *testing.T) {
+	for _, ctx := range []bool{false, true} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "r.json")
+		os.WriteFile(p, []byte("old"), 0o644)
+		var f *File
+		var err error
+		if ctx {
+			f, err = OpenContext(context.Background(), p)
+		} else {
+			f, err = Open(p)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("first half")); err != nil {
+			t.Fatal(err)
+		}
+		f.tmp.Close()
+		if _, err := f.Write([]byte("second half")); err == nil {
+			t.Fatal("write on a closed file: no error")
+		}
+		f.Abort()
+		if left := tempFiles(t, dir, "r.json"); len(left) != 0 || read(t, p) != "old" {
+			t.Errorf("context %v: left %v, target %q", ctx, left, read(t, p))
+		}
+	}
 }
 
 // tempFiles lists the files in dir other than keep.
