@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/corpus/live/snap"
+	"github.com/toolfind/toolfind/internal/userfile"
 )
 
 // Format is a client configuration's format.
@@ -183,7 +184,7 @@ func (o *Options) defaults() {
 
 // Load reads and parses a configuration file.
 func Load(path string, opts Options) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -44,7 +45,7 @@ const CodeSchemaTooDeep = "schema-too-deep"
 // with SIGBUS.) A file that changed while it was read is an error
 // (changedWhileRead).
 func readCatalogFile(path string) (data []byte, err error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -182,8 +182,12 @@ func expand(p string) ([]string, int64, error) {
 				return nil, 0, &LoadError{File: full, Err: unwrapPathError(err)}
 			}
 		}
-		if err != nil || !info.Mode().IsRegular() {
+		if err != nil || info.IsDir() {
 			continue
+		}
+		if !info.Mode().IsRegular() {
+			// A FIFO or device named *.json would block or never end.
+			return nil, 0, &LoadError{File: full, Err: &userfile.NotRegularError{Mode: info.Mode()}}
 		}
 		files = append(files, full)
 		size += info.Size()

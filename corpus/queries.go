@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/toolfind/toolfind/internal/didyoumean"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/ojson"
 )
 
@@ -48,7 +48,7 @@ func LoadQueries(path string, cat *Catalog) (*QuerySet, error) {
 // from, so it may change or go once read; a file that changed while it
 // was read is an error (as for catalog files).
 func LoadQueriesWith(opts LoadOptions, path string, cat *Catalog) (*QuerySet, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, &LoadError{File: path, Err: err}
 	}

@@ -3,7 +3,8 @@ package result
 import (
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/toolfind/toolfind/internal/userfile"
 )
 
 // MaxInputBytes bounds a tool result read from a file or standard input
@@ -31,7 +32,7 @@ func ReadInput(name string, r io.Reader) ([]byte, error) {
 
 // ReadFile is ReadInput of the file at path.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/toolfind/toolfind/internal/jsonl"
+	"github.com/toolfind/toolfind/internal/userfile"
 )
 
 // MaxQueryLine bounds one line of a query file (1 MiB, the line ending
@@ -19,7 +19,7 @@ const MaxQueryLine = 1 << 20
 
 // ReadQueries reads a query file (see the package documentation).
 func ReadQueries(path string) ([]Query, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/internal/jsonl"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/search"
 )
@@ -42,7 +42,7 @@ const MaxLineBytes = 16 << 20
 
 // ReadFile reads a written-queries file.
 func ReadFile(path string) ([]Line, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

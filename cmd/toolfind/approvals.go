@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/approval"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -92,7 +92,7 @@ func runApprovals(cmd *cobra.Command, opts *approvalsOptions) error {
 	}
 	var files []approval.ConfigFile
 	for _, name := range opts.settings {
-		data, err := os.ReadFile(name)
+		data, err := userfile.ReadFile(name)
 		if err != nil {
 			return badInput(fmt.Errorf("--settings: %w", err))
 		}

@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/bench"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -100,7 +100,7 @@ func runCheck(cmd *cobra.Command, opts *checkOptions) error {
 	}
 	var base *bench.Report
 	if opts.baseline != "" {
-		f, err := os.Open(opts.baseline)
+		f, err := userfile.Open(opts.baseline)
 		if err != nil {
 			return badInput(fmt.Errorf("--baseline: %w", err))
 		}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind"
 	"github.com/toolfind/toolfind/corpus"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/lint"
 )
 
@@ -95,7 +95,7 @@ func (opts *lintOptions) lintConfig() (lint.Config, error) {
 	if path == "" {
 		path, required = defaultLintConfig, false
 	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path)
 	switch {
 	case err == nil:
 		if cfg, err = lint.ParseConfig(path, data); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/corpus/live/snap"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/jsbox"
 	"github.com/toolfind/toolfind/search"
 )
@@ -354,7 +355,7 @@ func (g *globalOptions) options() (toolfind.ClientOptions, error) {
 			}
 			val := g.flags.Lookup(flag).Value.String()
 			if o.Kind == search.FileOption {
-				data, err := os.ReadFile(val)
+				data, err := userfile.ReadFile(val)
 				if err != nil {
 					return nil, badInput(fmt.Errorf("--%s: %w", flag, err))
 				}

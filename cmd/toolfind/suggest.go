@@ -15,6 +15,7 @@ import (
 	"github.com/toolfind/toolfind/corpus"
 	"github.com/toolfind/toolfind/corpus/live/snap"
 	"github.com/toolfind/toolfind/internal/outfile"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/search"
 	"github.com/toolfind/toolfind/suggest"
 	"github.com/toolfind/toolfind/writer"
@@ -168,7 +169,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 			return err
 		}
 		if singleFile {
-			if doc, err = os.ReadFile(g.catalogs[0]); err != nil {
+			if doc, err = userfile.ReadFile(g.catalogs[0]); err != nil {
 				return badInput(err)
 			}
 			docName = g.catalogs[0]
@@ -180,7 +181,7 @@ func runSuggest(cmd *cobra.Command, o *suggestOptions) error {
 				if _, ok := docs[s.Source]; ok || len(g.catalogs) == 0 || !isFile(s.Source) {
 					continue
 				}
-				if docs[s.Source], err = os.ReadFile(s.Source); err != nil {
+				if docs[s.Source], err = userfile.ReadFile(s.Source); err != nil {
 					return badInput(err)
 				}
 			}

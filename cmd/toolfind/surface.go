@@ -3,11 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/search"
 )
 
@@ -17,7 +17,7 @@ func loadSurfaceTexts(path string) (map[string]search.Texts, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadFile(path)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("--surface-file: %w", err))
 	}

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolfind/toolfind/gemini"
 	"github.com/toolfind/toolfind/internal/safetext"
+	"github.com/toolfind/toolfind/internal/userfile"
 	"github.com/toolfind/toolfind/ojson"
 	"github.com/toolfind/toolfind/verify"
 	"github.com/toolfind/toolfind/verify/geminicli"
@@ -25,7 +25,7 @@ func checkVerifyGemini(opts *verifyOptions) ([]verify.Query, error) {
 		return nil, usageError("--bundle goes with --client claude")
 	}
 	if opts.result != "" {
-		data, err := os.ReadFile(opts.result)
+		data, err := userfile.ReadFile(opts.result)
 		if err != nil {
 			return nil, badInput(fmt.Errorf("--result: %w", err))
 		}

@@ -203,7 +203,7 @@ func logFiles(p string) ([]string, error) {
 // ImportFile reads one log, telling its format from its name
 // (rollout-*.jsonl is Codex's) or, failing that, from its first line.
 func ImportFile(path string, opts Options, st *Stats) ([]writer.Line, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
