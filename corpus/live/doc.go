@@ -73,7 +73,10 @@
 //	                 server is alive but silent, or flooding — the message
 //	                 counts the requests and notifications it sent
 //	                 meanwhile), a JSON-RPC error (*jsonrpc.Error), an HTTP
-//	                 error status
+//	                 error status, an answer whose id is null or of the
+//	                 wrong type ("1" for 1: *IDMismatchError, at once —
+//	                 the SDK and the clients never match it and would wait
+//	                 out the timeout)
 //	*ListError       the same for a tools/list page (Page says which); the
 //	                 process exited mid-list; the list did not end within
 //	                 the timeout (the message counts the pages answered) or

@@ -181,7 +181,10 @@ func (t *tapTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// An event without data (the priming event a resumable server
 			// sends first) carries no message; the SDK skips it too.
 			if len(data) > 0 {
-				t.tap.received("SSE event", data)
+				var mis *IDMismatchError
+				if err := t.tap.received("SSE event", data); errors.As(err, &mis) && b.mis == nil {
+					b.mis = mis
+				}
 			}
 		}}
 		resp.Body = b
@@ -274,7 +277,10 @@ func (b *jsonTapBody) Read(p []byte) (int, error) {
 	if errors.Is(err, io.EOF) && !b.done {
 		b.done = true
 		if len(bytes.TrimSpace(b.buf)) > 0 {
-			b.tap.received("HTTP response body", b.buf)
+			var mis *IDMismatchError
+			if err := b.tap.received("HTTP response body", b.buf); errors.As(err, &mis) {
+				return n, mis // the SDK fails the request at once
+			}
 		}
 	}
 	return n, err
@@ -289,6 +295,7 @@ type sseTapBody struct {
 	p    sseParser
 	over func() error // the error once an event is longer than p.max
 	done bool
+	mis  error // an event's IDMismatchError: the SDK fails the request at once
 }
 
 func (b *sseTapBody) Read(p []byte) (int, error) {
@@ -305,6 +312,9 @@ func (b *sseTapBody) Read(p []byte) (int, error) {
 		if errors.Is(err, io.EOF) {
 			b.p.end()
 		}
+	}
+	if b.mis != nil {
+		return 0, b.mis
 	}
 	return n, err
 }

@@ -84,7 +84,9 @@ func TestHTTP(t *testing.T) {
 }
 
 // rawHandler is a hand-written stateless streamable-HTTP server that
-// answers with fixed JSON bodies, so they can break the rules.
+// answers with fixed JSON bodies, so they can break the rules ("ID" in a
+// body is the request's id; a body starting "SSE:" is sent as one event
+// of a text/event-stream).
 func rawHandler(initialize, list string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -101,16 +103,25 @@ func rawHandler(initialize, list string) http.HandlerFunc {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
+		write := func(body string) {
+			body = strings.ReplaceAll(body, "ID", string(msg.ID))
+			if b, ok := strings.CutPrefix(body, "SSE:"); ok {
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, "data: "+b+"\n\n")
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		}
 		switch msg.Method {
 		case "initialize":
-			io.WriteString(w, strings.ReplaceAll(initialize, "ID", string(msg.ID)))
+			write(initialize)
 		case "tools/list":
 			if list == "hang" {
 				hang(r)
 				return
 			}
-			io.WriteString(w, strings.ReplaceAll(list, "ID", string(msg.ID)))
+			write(list)
 		}
 	}
 }

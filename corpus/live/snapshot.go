@@ -257,6 +257,9 @@ const exitWait = 500 * time.Millisecond
 // closes its stdin on the deadline, and most servers then exit at once),
 // so the timeout is the cause, not the exit.
 func (s *session) cause(parent context.Context, deadline time.Time, method string, sdkErr error) (cause error, parse *badOutput, exited *ExitError, unreachable bool) {
+	if mis := s.tap.idMismatch(); mis != nil {
+		return mis, nil, nil, false
+	}
 	if bad := s.tap.badOutput(); bad != nil {
 		return bad.Err, bad, nil, false
 	}

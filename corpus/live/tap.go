@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/toolfind/toolfind/corpus/live/snap"
@@ -35,6 +36,11 @@ type tap struct {
 	// in the order they came (the first of each is the one kept).
 	dups []Duplicate
 	bad  *badOutput // the first server output that is not JSON-RPC
+	// misID is the first response whose id has the wrong type for, or is
+	// null instead of, the id of a request still unanswered; lastKey is
+	// the id key of toolfind's latest request.
+	misID   *IDMismatchError
+	lastKey string
 	// chatter counts, by method, the requests and notifications the server
 	// sent since toolfind's latest request: a server that floods them while
 	// never answering is told apart from a silent one.
@@ -87,6 +93,7 @@ func (t *tap) sent(data []byte) {
 		t.latest[*m.Method] = k
 		t.counts[*m.Method]++
 		t.order[k] = t.counts[*m.Method]
+		t.lastKey = k
 		clear(t.chatter)
 	}
 }
@@ -127,6 +134,12 @@ func (t *tap) received(what string, data []byte) error {
 		}
 		k := idKey(m.ID)
 		if _, ours := t.methods[k]; !ours {
+			if e := t.mismatch(m); e != nil {
+				if t.misID == nil {
+					t.misID = e
+				}
+				return e
+			}
 			continue
 		}
 		r := reply{Result: clone(m.Result), Error: clone(m.Error)}
@@ -142,6 +155,91 @@ func (t *tap) received(what string, data []byte) error {
 		t.replies[k] = r
 	}
 	return nil
+}
+
+// IDMismatchError is a response whose id is null, or has the wrong JSON
+// type (the string "1" for the number 1), where toolfind's request is
+// still unanswered. JSON-RPC 2.0 §5 gives a response the id of its
+// request, and the MCP SDK and the clients match ids by value and type: they
+// never take it for the answer and wait until they time out (null is only
+// for a request whose id the server could not read, §5.1).
+type IDMismatchError struct {
+	ID        json.RawMessage // as the server sent it
+	RequestID json.RawMessage // toolfind's request's id
+	Method    string          // the request's method
+	Request   int             // the request's number among its method's requests (1, 2, …)
+	RPCError  json.RawMessage // the response's error object, if it has one
+}
+
+func (e *IDMismatchError) Error() string {
+	var b strings.Builder
+	what := e.Method
+	if e.Method == "tools/list" {
+		what = fmt.Sprintf("tools/list (page %d)", e.Request)
+	}
+	id := string(e.ID)
+	if len(id) > 40 {
+		id = id[:40] + "…"
+	}
+	if id != "null" {
+		id += " (" + kindOf(e.ID) + ")"
+	}
+	fmt.Fprintf(&b, "the server answered with id %s to toolfind's %s request, whose id is %s (%s)",
+		id, what, e.RequestID, kindOf(e.RequestID))
+	if e.RPCError != nil {
+		fmt.Fprintf(&b, ", with the error %s", excerpt(e.RPCError, 200))
+	}
+	if string(e.ID) == "null" {
+		b.WriteString("; JSON-RPC 2.0 §5 keeps a null id for a request whose id could not be read, so no client matches it to the request")
+	} else {
+		b.WriteString("; JSON-RPC 2.0 §5 answers a request with its id, of the same type, and the MCP SDK and the clients never match this answer to the request (they wait until they time out)")
+	}
+	return b.String()
+}
+
+// mismatch returns the IDMismatchError for response m (whose id is no
+// request's) when its id is null, or the same value as an unanswered
+// request's id in another type; else nil. Called with t.mu held.
+func (t *tap) mismatch(m wireMessage) *IDMismatchError {
+	raw := bytes.TrimSpace(m.ID)
+	var k string
+	switch {
+	case string(raw) == "null":
+		k = t.lastKey
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil
+		}
+		k = idKey(json.RawMessage(s))
+		if !strings.HasPrefix(k, "n:") {
+			return nil
+		}
+	default:
+		k = "s:" + string(raw)
+	}
+	method, ours := t.methods[k]
+	if !ours {
+		return nil
+	}
+	if _, answered := t.replies[k]; answered {
+		return nil
+	}
+	e := &IDMismatchError{ID: clone(raw), Method: method, Request: t.order[k], RPCError: clone(m.Error)}
+	switch k[:2] {
+	case "n:":
+		e.RequestID = json.RawMessage(k[2:])
+	default:
+		e.RequestID, _ = json.Marshal(k[2:])
+	}
+	return e
+}
+
+// idMismatch returns the first IDMismatchError, or nil.
+func (t *tap) idMismatch() *IDMismatchError {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.misID
 }
 
 // Duplicate is a response the server sent to a request it had answered
