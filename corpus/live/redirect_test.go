@@ -127,3 +127,55 @@ func TestRedactURL(t *testing.T) {
 		t.Errorf("ParseURL error %v", err)
 	}
 }
+
+// TestURLSecretsNotShown: the credentials of a --url (user information
+// and query parameters named like credentials) appear in no error: not
+// from a handshake that fails on an HTTP status, not from an unreachable
+// server (net/http quotes the URL), not from a refused redirect whose
+// Location carries a token of its own; the other parameters stay.
+func TestURLSecretsNotShown(t *testing.T) {
+	deny := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no", http.StatusForbidden)
+	}))
+	defer deny.Close()
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer other.Close()
+	redir := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/mcp?access_token=LOCATIONTOKEN&v=2", http.StatusTemporaryRedirect)
+	}))
+	defer redir.Close()
+	const query = "/mcp?token=QTOKEN&x=1&api_key=QKEY&sig=QSIG&password=QPW&secret=QSECRET"
+	const shown = "/mcp?token=***&x=1&api_key=***&sig=***&password=***&secret=***"
+	with := func(base string) string { return strings.Replace(base, "http://", "http://alice:hunter2@", 1) + query }
+	host := func(base string) string { return strings.TrimPrefix(base, "http://") }
+	for _, c := range []struct {
+		name, url string
+		phase     Phase
+		want      string
+	}{
+		{"HTTP status", with(deny.URL), PhaseHandshake, `live server "http://***@` + host(deny.URL) + shown + `": handshake (initialize): HTTP 403 Forbidden: no`},
+		{"unreachable", with("http://127.0.0.1:1"), PhaseStart, "cannot reach http://***@127.0.0.1:1" + shown + ": "},
+		{"redirect", with(redir.URL), PhaseHandshake, "redirected to " + other.URL + "/mcp?access_token=***&v=2 (Location), another origin than http://***@" + host(redir.URL) + shown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := ParseURL(c.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Take(context.Background(), src, quick)
+			if p, _ := PhaseOf(err); p != c.phase || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("phase %q: %v\nwant %s: …%s", p, err, c.phase, c.want)
+			}
+			for e := err; e != nil; e = errors.Unwrap(e) {
+				for _, secret := range []string{"hunter2", "alice", "QTOKEN", "QKEY", "QSIG", "QPW", "QSECRET", "LOCATIONTOKEN"} {
+					if strings.Contains(e.Error(), secret) {
+						t.Errorf("%T shows %q: %v", e, secret, e)
+					}
+				}
+			}
+			if s := src.String(); !strings.HasPrefix(s, "http://***@127.0.0.1:") || !strings.HasSuffix(s, shown) || src.Label() != s {
+				t.Errorf("String() = %q", s)
+			}
+		})
+	}
+}

@@ -1,11 +1,14 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolfind/toolfind/internal/urlredact"
 )
 
 // APIError is a failed request: an HTTP status with the API's message, or
@@ -56,11 +59,17 @@ func (e *APIError) retryable() bool {
 
 // explain is the error a user reads: what failed and what to do. It never
 // holds the key.
-func (e *APIError) explain(cfg Config, attempt int) error {
+func (e *APIError) explain(cfg Config, attempt int) (err error) {
 	where := cfg.API + " API"
 	if cfg.BaseURL != "" {
-		where += " at " + cfg.BaseURL
+		where += " at " + urlredact.URL(cfg.BaseURL)
 	}
+	secrets := urlredact.Secrets(cfg.BaseURL)
+	defer func() {
+		if secrets != nil && err != nil {
+			err = errors.New(urlredact.Scrub(err.Error(), secrets))
+		}
+	}()
 	tries := ""
 	if attempt > 0 {
 		tries = fmt.Sprintf(" (after %d retries)", attempt)
