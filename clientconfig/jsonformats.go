@@ -186,10 +186,11 @@ func parseJSON(c *Config, raw []byte, opts *Options) error {
 	return fmt.Errorf("clientconfig: format %q is not a JSON format", c.Format)
 }
 
-// lineIndex is the 1-based line of offset off.
+// lineIndex is the 1-based line of offset off ("\n", "\r\n" or a lone
+// "\r" ends a line, as jsonpos counts them).
 func lineIndex(data []byte, off int) int {
-	off = max(0, min(off, len(data)))
-	return bytes.Count(data[:off], []byte("\n")) + 1
+	line, _ := jsonpos.LineOf(data, off)
+	return line
 }
 
 // claudeCode reads .mcp.json or ~/.claude.json: the top-level mcpServers,

@@ -124,15 +124,24 @@ func parseQueries(file string, data []byte, readErr error, cat *Catalog) (*Query
 	qs := &QuerySet{Source: file, Queries: make([]Query, 0, lines)}
 	line := 0
 	for rest := text; len(rest) > 0; {
-		// bufio.ScanLines: up to '\n', one '\r' before it dropped; the
-		// last line needs no '\n'.
+		// A line ends with "\n", "\r\n" or a lone "\r" (old Mac files;
+		// a raw CR cannot be inside a JSON string), as jsonpos counts
+		// lines; the last line needs no line end.
 		raw, full := rest, len(rest)
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
 			raw, full, rest = rest[:i], i, rest[i+1:]
+			if text[len(text)-len(rest)-1] == '\r' && (strings.HasPrefix(rest, "\n") || rest != "") {
+				// "\r\n", or a lone '\r' and the byte after it that tells
+				// it from "\r\n": the line limit falls where the line
+				// scanner's did.
+				full++
+				if rest[0] == '\n' {
+					rest = rest[1:]
+				}
+			}
 		} else {
 			rest = ""
 		}
-		raw = strings.TrimSuffix(raw, "\r")
 		line++
 		if line == 1 {
 			raw = strings.TrimPrefix(raw, "\xef\xbb\xbf") // utf8BOM

@@ -16,8 +16,32 @@ import (
 	"unicode"
 )
 
+// refScanLines is bufio.ScanLines with a lone '\r' ending a line too
+// (old Mac files), as jsonpos counts lines.
+func refScanLines(data []byte, atEOF bool) (int, []byte, error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		switch {
+		case data[i] == '\n':
+			return i + 1, data[:i], nil
+		case i+1 < len(data) && data[i+1] == '\n':
+			return i + 2, data[:i], nil
+		case i+1 < len(data) || atEOF:
+			return i + 1, data[:i], nil
+		}
+		return 0, nil, nil
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
 // refParseQueries is ParseQueries as it was before it read its input
-// whole: a bufio.Scanner over lines, every line read by encoding/json
+// whole: a bufio.Scanner over lines (ending with "\n", "\r\n" or a lone
+// "\r"), every line read by encoding/json
 // (queryFields) and resolved by refResolver. ParseQueries must give the
 // same queries and the same errors.
 func refParseQueries(file string, r io.Reader, cat *Catalog) (*QuerySet, error) {
@@ -25,6 +49,7 @@ func refParseQueries(file string, r io.Reader, cat *Catalog) (*QuerySet, error) 
 	qs := &QuerySet{Source: file}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxQueryLine+2)
+	sc.Split(refScanLines)
 	line := 0
 	for sc.Scan() {
 		line++

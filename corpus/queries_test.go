@@ -205,3 +205,23 @@ func TestResolveDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestParseQueriesLineEnds: "\r" alone ends a line as "\n" and "\r\n" do
+// (old Mac files), so the error of the third line is at line 3, column 13
+// (`{"query": "x"` ends after 13 characters), whatever the line ends;
+// "\r\n" counts once. A lone "\r" used to make the file one line: every
+// error at line 1.
+func TestParseQueriesLineEnds(t *testing.T) {
+	cat := resolverCatalog(t)
+	for _, end := range []string{"\n", "\r\n", "\r"} {
+		in := `{"query": "a"}` + end + `# note` + end + `{"query": "x"` + end
+		_, err := ParseQueries("q.jsonl", strings.NewReader(in), cat)
+		if err == nil || !strings.HasPrefix(err.Error(), "q.jsonl:3:13: invalid JSON") {
+			t.Errorf("%q: %v", end, err)
+		}
+		qs, err := ParseQueries("q.jsonl", strings.NewReader(`{"query": "a"}`+end+end+`{"query": "b"}`+end), cat)
+		if err != nil || len(qs.Queries) != 2 || qs.Queries[1].Line != 3 || qs.Queries[1].Text != "b" {
+			t.Errorf("%q: %+v %v", end, qs, err)
+		}
+	}
+}

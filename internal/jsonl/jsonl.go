@@ -1,7 +1,9 @@
 // Package jsonl reads JSON Lines input a line at a time: lines are
 // numbered from 1, a UTF-8 byte-order mark at the start of the first line
-// is removed (editors on Windows write one), and a line may hold at most a
-// given number of bytes. What a line means (comments, blank lines, the
+// is removed (editors on Windows write one), a line ends with "\n", "\r\n"
+// or a lone "\r" (old Mac files; a raw CR cannot be inside a JSON string),
+// as package jsonpos counts lines, and a line may hold at most a given
+// number of bytes. What a line means (comments, blank lines, the
 // object's fields) is left to the caller.
 package jsonl
 
@@ -27,7 +29,36 @@ type Scanner struct {
 func NewScanner(r io.Reader, max int) *Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), max)
+	sc.Split(scanLines)
 	return &Scanner{sc: sc}
+}
+
+// scanLines is bufio.ScanLines with a lone '\r' ending a line too; a '\r'
+// at the end of the data read so far waits for the next byte (unless at
+// EOF) to tell "\r\n" from a lone "\r".
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		if data[i] == '\n' {
+			return i + 1, data[:i], nil
+		}
+		if i+1 < len(data) {
+			if data[i+1] == '\n' {
+				return i + 2, data[:i], nil
+			}
+			return i + 1, data[:i], nil
+		}
+		if atEOF {
+			return i + 1, data[:i], nil
+		}
+		return 0, nil, nil // a '\r' last: "\r\n" or not is not known yet
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // Scan advances to the next line, reporting whether there is one.

@@ -3,8 +3,10 @@ package jsonl
 import (
 	"bufio"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestScanner(t *testing.T) {
@@ -40,5 +42,23 @@ func TestScannerTooLong(t *testing.T) {
 	}
 	if !errors.Is(s.Err(), bufio.ErrTooLong) || s.Line() != 1 {
 		t.Errorf("Err %v, Line %d; want ErrTooLong, 1", s.Err(), s.Line())
+	}
+}
+
+// TestScannerLineEnds: "\n", "\r\n" and a lone "\r" each end one line, a
+// "\r\n" split across reads too (iotest.OneByteReader hands one byte per
+// Read), and a last "\r" ends the last line.
+func TestScannerLineEnds(t *testing.T) {
+	in := "a\rb\r\nc\nd\r\re\r"
+	for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in))} {
+		s := NewScanner(r, 1024)
+		var got []string
+		for s.Scan() {
+			got = append(got, string(s.Bytes()))
+		}
+		// a, b (CRLF once), c, d, "" (the second CR), e
+		if want := "a|b|c|d||e"; strings.Join(got, "|") != want || s.Line() != 6 {
+			t.Errorf("lines %q (%d), want %q", got, s.Line(), want)
+		}
 	}
 }
