@@ -207,7 +207,8 @@ func groupKey(r raw) string {
 
 // group turns placed diagnostics into one finding per cause, in order of
 // first appearance.
-func group(rs []raw, dd defs, loc *locator) []*Finding {
+func group(rs []raw, dd defs, loc *locator, cat *corpus.Catalog) []*Finding {
+	nm := &namer{cat: cat}
 	var order []string
 	byKey := map[string][]raw{}
 	for _, r := range rs {
@@ -218,12 +219,12 @@ func group(rs []raw, dd defs, loc *locator) []*Finding {
 	}
 	var out []*Finding
 	for _, k := range order {
-		out = append(out, assemble(byKey[k], dd, loc))
+		out = append(out, assemble(byKey[k], dd, loc, nm))
 	}
 	return out
 }
 
-func assemble(rs []raw, dd defs, loc *locator) *Finding {
+func assemble(rs []raw, dd defs, loc *locator, nm *namer) *Finding {
 	first := rs[0]
 	f := &Finding{Rule: first.rule, Severity: corpus.Info}
 	cause := first.cause
@@ -281,7 +282,7 @@ func assemble(rs []raw, dd defs, loc *locator) *Finding {
 	}
 	f.Consequences = consequences(rs, dd)
 	f.Cause = causeText(first, causes, dd)
-	f.Fix = fixText(first)
+	f.Fix = fixText(first, nm)
 	return f
 }
 
@@ -374,20 +375,133 @@ func badChars(name string) string {
 }
 
 // fixText proposes the edit for rules with an obvious one.
-func fixText(first raw) string {
+func fixText(first raw, nm *namer) string {
 	switch first.rule {
 	case RuleServerName:
 		if first.cause.server != nil {
-			return fmt.Sprintf("rename the server to %q", safeName(first.cause.server.Name))
+			return renameText("server", nm.server(first.cause.server))
 		}
 	case RuleToolName:
-		if first.cause.tool != nil && badChars(first.cause.tool.Name) != fmt.Sprintf("%d characters", len([]rune(first.cause.tool.Name))) {
-			return fmt.Sprintf("rename the tool to %q", safeName(first.cause.tool.Name))
+		if t := first.cause.tool; t != nil && badChars(t.Name) != fmt.Sprintf("%d characters", len([]rune(t.Name))) {
+			return renameText("tool", nm.tool(first.cause.server, t))
 		}
 	case RuleDuplicate:
 		return "keep one definition of the name"
 	}
 	return ""
+}
+
+// renameText words a rename, or says that no safe name was found.
+func renameText(what, name string) string {
+	if name == "" {
+		return fmt.Sprintf("rename the %s to a name of A-Za-z0-9_ that no other %s has (no safe name was found: each toolfind tried is taken)", what, what)
+	}
+	return fmt.Sprintf("rename the %s to %q", what, name)
+}
+
+// namer picks the names fixText proposes so that none is taken: a tool's
+// is unique among its server's tools, a server's among the catalog's
+// servers. Taken are the names as they are and as a client rewrites them
+// (safeName stands for every client's rewriting: [A-Za-z0-9_], which each
+// keeps unchanged), compared without case, and the names already proposed
+// to the tools (servers) before it in catalog order. The first free of
+// safeName(name), then safeName(name)+"_2", "_3" … "_99" is proposed; ""
+// when all are taken. Example: tools "get.user", "get_user" and "get user"
+// get "get_user_2" and "get_user_3" (get_user is taken).
+type namer struct {
+	cat     *corpus.Catalog
+	tools   map[*corpus.Server]map[*corpus.Tool]string
+	servers map[*corpus.Server]string
+}
+
+// pick assigns a proposal to each of names (in order) that needs one,
+// given all names of the scope.
+func pick(names []string) []string {
+	// taken counts, per lowercased name, the names and rewritten names
+	// that hold it; a name's own forms do not take its proposal.
+	taken := make(map[string]int, 2*len(names))
+	forms := func(n string) []string {
+		a, b := strings.ToLower(n), strings.ToLower(safeName(n))
+		if a == b {
+			return []string{a}
+		}
+		return []string{a, b}
+	}
+	for _, n := range names {
+		for _, f := range forms(n) {
+			taken[f]++
+		}
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		base := safeName(n)
+		if base == n {
+			continue
+		}
+		for _, f := range forms(n) {
+			taken[f]--
+		}
+		for k := 1; k < 100; k++ {
+			c := base
+			if k > 1 {
+				c = fmt.Sprintf("%s_%d", base, k)
+			}
+			if taken[strings.ToLower(c)] == 0 {
+				out[i] = c
+				break
+			}
+		}
+		for _, f := range forms(n) {
+			taken[f]++
+		}
+		if out[i] != "" {
+			taken[strings.ToLower(out[i])]++
+		}
+	}
+	return out
+}
+
+func (nm *namer) tool(srv *corpus.Server, t *corpus.Tool) string {
+	if srv == nil {
+		return safeName(t.Name)
+	}
+	if nm.tools == nil {
+		nm.tools = map[*corpus.Server]map[*corpus.Tool]string{}
+	}
+	m, ok := nm.tools[srv]
+	if !ok {
+		names := make([]string, len(srv.Tools))
+		for i, x := range srv.Tools {
+			names[i] = x.Name
+		}
+		m = map[*corpus.Tool]string{}
+		for i, p := range pick(names) {
+			m[srv.Tools[i]] = p
+		}
+		nm.tools[srv] = m
+	}
+	return m[t]
+}
+
+func (nm *namer) server(srv *corpus.Server) string {
+	if nm.servers == nil {
+		nm.servers = map[*corpus.Server]string{}
+		var names []string
+		var list []*corpus.Server
+		if nm.cat != nil {
+			list = nm.cat.Servers
+		}
+		for _, s := range list {
+			names = append(names, s.Name)
+		}
+		for i, p := range pick(names) {
+			nm.servers[list[i]] = p
+		}
+	}
+	if p, ok := nm.servers[srv]; ok {
+		return p
+	}
+	return safeName(srv.Name)
 }
 
 // safeName keeps [A-Za-z0-9_] and turns every other character into "_",

@@ -117,7 +117,7 @@ func Run(ctx context.Context, cat *corpus.Catalog, sims []search.Simulator, opts
 	}
 	diags = append(diags, Check(cat)...)
 
-	findings := group(place(cat, diags, dd, explicit), dd, loc)
+	findings := group(place(cat, diags, dd, explicit), dd, loc, cat)
 	keep := keepers(cat, sims, dd)
 	for _, f := range findings {
 		if f.Rule == RuleDuplicate {
