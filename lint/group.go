@@ -323,7 +323,7 @@ func causeText(first raw, catalog []string, dd defs) string {
 		return fmt.Sprintf("server %q: an output schema the MCP SDK refuses", srv)
 	case RuleHidden:
 		return fmt.Sprintf("%s: _meta.ui.visibility lacks \"model\"", subject)
-	case RuleGeminiToolLimit:
+	case RuleGeminiToolLimit, RuleVSCodeToolCount:
 		return first.d.Message
 	}
 	if len(catalog) > 0 {

@@ -6,10 +6,10 @@
 //     name exceed 60 characters (community guides, not first-party).
 //   - cursor-tool-count: older Cursor warned past 40 MCP tools in total
 //     (community guides, not first-party).
-//   - vscode-tool-count: VS Code Copilot groups tools into "virtual tools"
-//     from 64 tools on (START_GROUPING_AFTER_TOOL_COUNT) and can never send
-//     more than 128 (HARD_TOOL_LIMIT).
 //   - goose-tool-count: Goose's docs recommend fewer than 25 tools.
+//
+// (vscode-tool-count, once here, is computed by the vscode package, which
+// simulates VS Code Copilot Chat's grouping.)
 //
 // Counts are over the whole catalog (first definition of each name), as a
 // client connected to all its servers would see them.
@@ -25,11 +25,9 @@ import (
 
 // Limits from ../shared/specs/others.md.
 const (
-	CursorNameLimit    = 60  // server name + tool name
-	CursorToolLimit    = 40  // total MCP tools
-	VSCodeGroupingFrom = 64  // START_GROUPING_AFTER_TOOL_COUNT
-	VSCodeHardLimit    = 128 // HARD_TOOL_LIMIT
-	GooseToolAdvice    = 25  // "fewer than 25 tools"
+	CursorNameLimit = 60 // server name + tool name
+	CursorToolLimit = 40 // total MCP tools
+	GooseToolAdvice = 25 // "fewer than 25 tools"
 )
 
 // Check returns the diagnostics of the unsimulated clients' rules, per
@@ -51,11 +49,6 @@ func Check(cat *corpus.Catalog) []corpus.Diagnostic {
 	n := len(tools)
 	count := func(sev corpus.Severity, code, client, format string, args ...any) {
 		out = append(out, corpus.Diagnostic{Severity: sev, Code: code, Client: client, Message: fmt.Sprintf(format, args...)})
-	}
-	if n > VSCodeHardLimit {
-		count(corpus.Error, "vscode-tool-count", "vscode-copilot", "%d tools; VS Code Copilot sends at most %d per request and groups the rest behind activate_* stubs", n, VSCodeHardLimit)
-	} else if n > VSCodeGroupingFrom {
-		count(corpus.Warning, "vscode-tool-count", "vscode-copilot", "%d tools; VS Code Copilot groups tools into virtual tools above %d", n, VSCodeGroupingFrom)
 	}
 	if n > CursorToolLimit {
 		count(corpus.Info, "cursor-tool-count", "cursor", "%d tools; older Cursor releases warned past %d MCP tools", n, CursorToolLimit)

@@ -106,7 +106,7 @@ var Rules = []RuleInfo{
 	{RuleGeminiTrustName, corpus.Warning, "Gemini CLI: the allow rule mcp_{server}_* cannot match the server's tool names (a replaced character or a cut name), so headless runs deny them", "gemini.md §2 (policies)"},
 	{RuleCopilotNameCut, corpus.Warning, "Copilot CLI: <server>-<tool> over 64 characters is cut (and given a counter when cuts collide)", "copilot.md §1.2"},
 	{RuleResultTooLarge, corpus.Warning, "an example result (outputSchema examples) larger than a client shows the model inline: Copilot CLI saves results over 20,480 bytes to a file and shows a 500-character preview", "copilot.md §1.4"},
-	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot: tool grouping from 64 tools, hard limit 128", "others.md (VS Code Copilot)"},
+	{RuleVSCodeToolCount, corpus.Warning, "VS Code Copilot Chat: from 64 tools in a request (built-ins included) MCP tools are grouped behind activate_* stubs within 88 slots; an error when tools are dropped or the request is over 128", "copilot.md §3.2, §3.3 (vscode package)"},
 	{RuleGooseToolCount, corpus.Info, "Goose: 25 tools or more", "others.md (Goose)"},
 	{RuleDuplicateResponse, corpus.Error, "a live server answered one request twice; clients act on the first answer, which is the one checked", "JSON-RPC 2.0 §5 (one response per request); the MCP Go SDK drops a response to an answered id"},
 	{RuleOther, corpus.Warning, "a client finding lint does not classify yet (its code is kept)", "the client's package"},
@@ -244,11 +244,13 @@ var codeRule = map[string]struct {
 	"copilot-duplicate":      {RuleDuplicate, perTool},
 	"copilot-name-cut":       {RuleCopilotNameCut, perTool},
 	"copilot-name-rewritten": {RuleToolName, perTool},
-	"copilot-result-spill":   {RuleResultTooLarge, perTool},
+
+	"vscode-tool-count":    {RuleVSCodeToolCount, perCatalog},
+	"vscode-name-invalid":  {RuleToolName, perTool},
+	"copilot-result-spill": {RuleResultTooLarge, perTool},
 
 	RuleCursorNameLength: {RuleCursorNameLength, perTool},
 	RuleCursorToolCount:  {RuleCursorToolCount, perCatalog},
-	RuleVSCodeToolCount:  {RuleVSCodeToolCount, perCatalog},
 	RuleGooseToolCount:   {RuleGooseToolCount, perCatalog},
 }
 
@@ -273,6 +275,8 @@ var effects = map[string]string{
 	"copilot-name-collision":         "never sends (another tool takes the same name)",
 	"copilot-name-cut":               "cuts the name of",
 	"copilot-name-rewritten":         "renames",
+	"vscode-name-invalid":            "fails the function-name check of",
+	"vscode-tool-count":              "groups behind activate_* stubs the tools of",
 	"copilot-result-spill":           "shows only a 500-character preview of an example result of",
 	"gemini-name-length":             "cuts the name of",
 	"gemini-later-page":              "never declares",
@@ -303,7 +307,7 @@ var effects = map[string]string{
 
 // unsimulated are the rules of clients toolfind does not simulate
 // (others.go): their diagnostics state cause and client together.
-var unsimulated = map[string]bool{RuleCursorNameLength: true, RuleCursorToolCount: true, RuleVSCodeToolCount: true, RuleGooseToolCount: true}
+var unsimulated = map[string]bool{RuleCursorNameLength: true, RuleCursorToolCount: true, RuleGooseToolCount: true}
 
 // suppressed codes are covered by a lint rule that checks more (every
 // definition, every model-read field).

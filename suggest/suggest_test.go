@@ -109,6 +109,7 @@ func TestNotesVerbatim(t *testing.T) {
 	assert.Equal(t, map[string]float64{
 		"claude@2.1.332": 0.6, "grok@1.0.0": 0.7, "codex@0.171.0": 0, "codex-search@0.171.0": 0.7,
 		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 0.9, "gemini@0.61.0": 1, "copilot@1.0.102": 1,
+		"vscode@2026.3.28": 1, // VS Code: fewer than 64 tools with its 51 built-ins, all flat
 	}, figures(rep.Clients, false))
 	// After: Grok still misses "put the draft memo away in storage" (its
 	// one word left, "put", is that prompt's only: no edit carries it to
@@ -117,6 +118,7 @@ func TestNotesVerbatim(t *testing.T) {
 	assert.Equal(t, map[string]float64{
 		"claude@2.1.332": 1, "grok@1.0.0": 0.9, "codex@0.171.0": 0.1, "codex-search@0.171.0": 1,
 		"opencode@1.18.33": 1, "opencode-codemode@1.18.33": 1, "gemini@0.61.0": 1, "copilot@1.0.102": 1,
+		"vscode@2026.3.28": 1, // VS Code: fewer than 64 tools with its 51 built-ins, all flat
 	}, figures(rep.Clients, true))
 
 	// archive_note, the most missed tool, is edited first. Its three

@@ -13,21 +13,28 @@ import (
 // once, and what is approximate.
 func (s *Simulator) Outline() []string {
 	l := s.layout
+	if l.Mechanism == VirtualTools && l.count(Grouped) == 0 && l.count(Dropped) == 0 && limitError(l.Mechanism, l.Count()) == "" {
+		// Nothing grouped: one paragraph.
+		why := fmt.Sprintf("fewer than %d, so all %d MCP tools are flat", StartGroupingAfterToolCount, l.MCP)
+		if l.Grouping {
+			why = fmt.Sprintf("≥ %d, virtual tools, but every server fits its slots (%d), so all %d MCP tools are flat", StartGroupingAfterToolCount, l.Available, l.MCP)
+		}
+		return []string{fmt.Sprintf("%s (%s): %d tools in a request (%d built-in + %d MCP), %s; %s",
+			ID, s.opts.model(), l.Builtins+l.MCP, l.Builtins, l.MCP, why, s.approxNote(false))}
+	}
 	out := []string{ID.String() + ": " + s.DecisionNote()}
 	switch {
 	case l.Mechanism != VirtualTools:
 		names := s.DeferredNames()
 		out = append(out, fmt.Sprintf("<availableDeferredTools> lists %d MCP tools, sorted: %s", len(names), listNames(names, 12)))
 		if s.opts.searchMode() == ServerSearch && l.Mechanism == AnthropicSearch {
-			out = append(out, "first entry: {\"name\":\""+ToolSearchToolRegex+"\",\"type\":\""+ToolSearchToolRegexType+"\",\"defer_loading\":false}")
+			out = append(out, "first entry: "+ToolSearchToolRegex+" (type "+ToolSearchToolRegexType+", defer_loading false), run by Anthropic")
 		} else if s.opts.searchMode() == ServerSearch {
-			out = append(out, "first entry: "+HostedToolSearch)
+			out = append(out, "first entry: OpenAI's hosted tool_search ({\"type\": \"tool_search\"}), run by OpenAI")
 		}
 		if e := limitError(l.Mechanism, l.Count()); e != "" {
 			out = append(out, "every request fails: "+e)
 		}
-	case !l.Grouping:
-		out = append(out, fmt.Sprintf("all %d MCP tools flat", l.MCP))
 	default:
 		for _, ts := range l.Toolsets {
 			out = append(out, fmt.Sprintf("toolset mcp_%s: %d tools, %d slots: %s", ts.Server, len(ts.Tools), ts.Slots, ts.Outcome))
@@ -58,7 +65,9 @@ func (s *Simulator) Outline() []string {
 		if len(l.Groups) > 0 {
 			out = append(out, "each stub has no parameters and the description "+quoteText(SummaryPrefix+"<summary>"+SummarySuffix)+"; calling it answers "+quoteText(ActivatedPrefix+"<its tools, comma-separated>")+" and the next request lists its tools in its place")
 		}
-		out = append(out, "with a prompt, "+EmbeddingsGroup+" adds the 10 tools most like it (always expanded)")
+		if l.Grouping {
+			out = append(out, "with a prompt, "+EmbeddingsGroup+" adds the 10 tools most like it (always expanded)")
+		}
 		if e := limitError(l.Mechanism, l.Count()); e != "" {
 			out = append(out, "every request fails: "+e)
 		}
@@ -108,7 +117,8 @@ func (s *Simulator) Problems() []corpus.Diagnostic {
 	}
 	total := l.Builtins + l.MCP
 	switch {
-	case l.Mechanism == VirtualTools && l.Grouping:
+	case l.Mechanism == VirtualTools && l.Grouping && (l.count(Grouped) > 0 || l.count(Dropped) > 0 || limitError(l.Mechanism, l.Count()) != ""):
+		// Grouping that leaves every tool flat is not a finding.
 		grouped, dropped := l.count(Grouped), l.count(Dropped)
 		sev := corpus.Warning
 		msg := fmt.Sprintf("%d tools in a request (%d VS Code built-ins, --vscode-builtins, + %d MCP) ≥ %d: VS Code Copilot Chat (%s) groups them into virtual tools within %d slots (%d for MCP entries): %d of the %d MCP tools are flat, %d sit behind %d activate_* stubs (one call away)",
@@ -121,7 +131,7 @@ func (s *Simulator) Problems() []corpus.Diagnostic {
 			sev = corpus.Error
 			msg += "; every request fails: " + e
 		}
-		msg += "; fewer tools per server keep more of them flat (" + strings.Join(s.Approximations(false), "; ") + ")"
+		msg += "; fewer tools per server keep more of them flat (" + s.approxShort(false) + "; show --client vscode says what stands in)"
 		out = append(out, corpus.Diagnostic{Severity: sev, Code: CodeToolCount, Client: client, Message: msg})
 	case l.Mechanism != VirtualTools:
 		if e := limitError(l.Mechanism, l.Count()); e != "" {

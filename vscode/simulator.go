@@ -68,11 +68,18 @@ func (s *Simulator) Model() string { return s.opts.model() }
 // stub (toolfind simulates no search there). With tool search it does.
 func (s *Simulator) SearchesNothing() bool { return s.layout.Mechanism == VirtualTools }
 
-// Approximations lists the parts of this simulation that are toolfind's
-// stand-ins for VS Code's LLM and embedding calls (§3.6), given whether a
-// query was involved. Every output of the client names them.
-func (s *Simulator) Approximations(query bool) []string {
-	var out []string
+// Approximation is one part of the simulation that is toolfind's
+// stand-in for VS Code's LLM and embedding calls (§3.6) or an assumption:
+// Part names it in a few words, Detail says what stands in for what.
+type Approximation struct {
+	Part, Detail string
+}
+
+// Approximations lists the approximate parts that this simulation used,
+// given whether a query was involved. Every output of the client names
+// them.
+func (s *Simulator) Approximations(query bool) []Approximation {
+	var out []Approximation
 	l := s.layout
 	clustered, llm := false, false
 	for _, ts := range l.Toolsets {
@@ -87,31 +94,65 @@ func (s *Simulator) Approximations(query bool) []string {
 		if clustered {
 			switch s.opts.embeddings() {
 			case WordEmbeddings:
-				out = append(out, "group membership: toolfind's word clustering stands in for VS Code's embedding clusters (--vscode-embeddings)")
+				out = append(out, Approximation{"clusters", "toolfind's word clustering stands in for VS Code's embedding clusters (--vscode-embeddings)"})
 			case RegistrationFallback:
-				out = append(out, "clustering: PR #328469's fallback without embeddings (a later VS Code), not the 2026-03 code (--vscode-embeddings)")
+				out = append(out, Approximation{"clusters", "PR #328469's fallback without embeddings (a later VS Code), not the 2026-03 code (--vscode-embeddings)"})
 			}
 		}
 		if llm {
 			if s.opts.groupNames() == WordNames {
-				out = append(out, "group names and summaries: toolfind's (named after the server or the cluster's commonest word, summary VS Code's own fallback \"Contains the tools: …\"); VS Code asks an LLM (--vscode-group-names)")
+				out = append(out, Approximation{"group names", "toolfind's names (after the server or the cluster's commonest word) and VS Code's own fallback summary \"Contains the tools: …\"; VS Code asks an LLM (--vscode-group-names)"})
 			} else {
-				out = append(out, "group names and summaries: VS Code's own fallback for a failed LLM call; with a working call an LLM writes them (--vscode-group-names)")
+				out = append(out, Approximation{"group names", "VS Code's own fallback for a failed LLM call; with a working call an LLM writes them (--vscode-group-names)"})
 			}
 		}
 		if query && s.opts.embeddings() == WordEmbeddings {
-			out = append(out, "activate_embeddings: toolfind's word similarity picks the 10 tools; VS Code uses embeddings (--vscode-embeddings)")
+			out = append(out, Approximation{"activate_embeddings", "toolfind's word similarity picks its 10 tools; VS Code uses embeddings (--vscode-embeddings)"})
 		}
 	}
 	if l.Mechanism != VirtualTools && s.opts.searchMode() == ClientSearch && query {
-		out = append(out, "tool_search ranking: toolfind's word similarity stands in for VS Code's embeddings search (--vscode-embeddings)")
+		out = append(out, Approximation{"tool_search ranking", "toolfind's word similarity stands in for VS Code's embeddings search (--vscode-embeddings)"})
 	}
-	out = append(out, fmt.Sprintf("%d VS Code built-in tools are counted, not shown (--vscode-builtins); schemas are the servers' (VS Code's schema normaliser is not simulated)", l.Builtins))
+	out = append(out, Approximation{"built-ins", fmt.Sprintf("%d VS Code built-in tools are counted, not shown (--vscode-builtins); schemas are the servers' (VS Code's schema normaliser is not simulated)", l.Builtins)})
 	return out
 }
 
+// approxNote names every approximate part and says what stands in.
 func (s *Simulator) approxNote(query bool) string {
-	return "approximate: " + strings.Join(s.Approximations(query), "; ")
+	var parts []string
+	for _, a := range s.Approximations(query) {
+		parts = append(parts, a.Part+": "+a.Detail)
+	}
+	return "approximate: " + strings.Join(parts, "; ")
+}
+
+// approxShort names the approximate parts only.
+func (s *Simulator) approxShort(query bool) string {
+	var parts []string
+	for _, a := range s.Approximations(query) {
+		parts = append(parts, a.Part)
+	}
+	return "approximate: " + strings.Join(parts, ", ")
+}
+
+// Summary is the arrangement in one sentence.
+func (s *Simulator) Summary() string {
+	l := s.layout
+	total := l.Builtins + l.MCP
+	switch {
+	case l.Mechanism != VirtualTools:
+		return fmt.Sprintf("%s (%s, %d tools): every MCP tool deferred, found with %s", l.Mechanism, s.opts.model(), total, s.searchToolName())
+	case !l.Grouping:
+		return fmt.Sprintf("virtual tools (%s, %d tools < %d): all %d MCP tools flat, no search", s.opts.model(), total, StartGroupingAfterToolCount, l.MCP)
+	}
+	out := fmt.Sprintf("virtual tools (%s, %d tools ≥ %d): %d of %d MCP tools flat", s.opts.model(), total, StartGroupingAfterToolCount, l.count(Flat), l.MCP)
+	if n := l.count(Grouped); n > 0 {
+		out += fmt.Sprintf(", %d behind %d %s", n, len(l.Groups), plural(len(l.Groups), "stub", "stubs"))
+	}
+	if n := l.count(Dropped); n > 0 {
+		out += fmt.Sprintf(", %d dropped", n)
+	}
+	return out + ", no search"
 }
 
 // DecisionNote says which mechanism applies and why (§3.1, §3.2).
@@ -278,18 +319,10 @@ func (s *Simulator) Search(ctx context.Context, q search.Query) (search.Result, 
 		}
 	}
 	r.Shown = b.String()
-	r.Notes = []string{s.DecisionNote(),
-		"virtual tools: the model never searches; every flat tool is found at rank 1 whatever the prompt (the order is the request's, not a ranking)"}
-	if n := l.count(Grouped); n > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d tools sit behind %d activate_* stubs: the model sees only the stubs until it calls one", n, len(l.Groups)))
-	}
-	if n := l.count(Dropped); n > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d tools are in no entry of the request (dropped)", n))
-	}
+	r.Notes = []string{s.Summary() + " (" + s.approxShort(len(predicted) > 0) + ")"}
 	if e := limitError(l.Mechanism, l.Count()+len(tools)-countFlat(l)); e != "" {
 		r.Error = e
 	}
-	r.Notes = append(r.Notes, s.approxNote(len(predicted) > 0))
 	r.Extra = map[string]any{"mechanism": l.Mechanism.String(), "stubs": len(l.Groups), "behind_stub": l.count(Grouped), "dropped": l.count(Dropped)}
 	return r, nil
 }
@@ -307,7 +340,7 @@ func countFlat(l *Layout) int {
 func (s *Simulator) searchDeferred(q search.Query) search.Result {
 	r := search.Result{Client: ID.String(), Hits: []search.Hit{}}
 	if s.opts.searchMode() == ServerSearch {
-		r.Notes = []string{s.DecisionNote(), "the search runs at the model provider; toolfind does not rank it (--vscode-search-mode client simulates VS Code's own tool_search, approximately)"}
+		r.Notes = []string{s.Summary(), "toolfind does not rank a search at the provider (--vscode-search-mode client ranks VS Code's own tool_search, approximately)"}
 		r.Extra = map[string]any{"mechanism": s.layout.Mechanism.String(), "hosted": true}
 		return r
 	}
@@ -335,7 +368,7 @@ func (s *Simulator) searchDeferred(q search.Query) search.Result {
 		r.Shown = "[]"
 	}
 	r.ShownTokens = search.CeilDiv(len(r.Shown), 4)
-	r.Notes = []string{s.DecisionNote(), s.approxNote(true)}
+	r.Notes = []string{s.Summary(), s.approxShort(true)}
 	r.Extra = map[string]any{"mechanism": s.layout.Mechanism.String()}
 	return r
 }

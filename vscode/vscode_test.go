@@ -359,7 +359,7 @@ func TestSearchVirtual(t *testing.T) {
 	require.LessOrEqual(t, len(res.Hits), flat+NumEmbedMatchedTools)
 	notes := strings.Join(res.Notes, "\n")
 	require.Contains(t, notes, "approximate: ")
-	require.Contains(t, notes, "activate_embeddings: toolfind's word similarity")
+	require.Contains(t, notes, "approximate: clusters, group names, activate_embeddings, built-ins")
 	for _, h := range res.Hits {
 		require.Equal(t, 1, h.Rank)
 	}
@@ -390,4 +390,51 @@ func TestWords(t *testing.T) {
 	require.Equal(t, []string{"list", "issue", "repository", "branch", "getme"}, Words("list_issues of the repositories, branches; getme"))
 	require.Equal(t, []string{"create", "pull", "request"}, Words("createPullRequest"))
 	require.Equal(t, "issue", topWord([]string{"create_issue", "list_issues", "get_me"}))
+}
+
+// The lint finding vscode-tool-count (§3.2, §3.3): none while every tool
+// is flat, a warning when tools sit behind stubs, an error when tools are
+// dropped or the request is over 128.
+func TestVSCodeToolCount(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		sizes []int
+		o     Options
+		want  string // "" none, else the severity
+	}{
+		{"63 tools: no grouping", []int{12}, Options{}, ""},              // 51 + 12 = 63 < 64
+		{"64 tools, all fit: nothing", []int{13}, Options{}, ""},         // 13 ≤ 37 slots
+		{"38 tools, 37 slots: grouped", []int{38}, Options{}, "warning"}, // 37 < 38
+		{"no embeddings: dropped", []int{38}, Options{Embeddings: NoEmbeddings}, "error"},
+		{"over 128: error", []int{2}, Options{Builtins: 130}, "error"},
+		{"tool search: nothing", []int{38}, Options{Model: "claude-sonnet-4.5"}, ""},
+		{"GPT-5.4 over 128: error", []int{100}, Options{Model: "gpt-5.4"}, "error"}, // 51 + 100 = 151
+	} {
+		var got []string
+		for _, d := range build(t, catalog(t, c.sizes...), c.o).Problems() {
+			if d.Code == CodeToolCount {
+				got = append(got, d.Severity.String())
+			}
+		}
+		want := []string(nil)
+		if c.want != "" {
+			want = []string{c.want}
+		}
+		require.Equal(t, want, got, c.name)
+	}
+	// The warning's numbers: 38 tools, 37 slots: min(37, ceil(38/4) = 10)
+	// = 10 clusters; every tool is flat or behind a stub.
+	p := build(t, catalog(t, 38), Options{}).Problems()
+	require.Contains(t, p[0].Message, "89 tools in a request (51 VS Code built-ins, --vscode-builtins, + 38 MCP) ≥ 64")
+	require.Contains(t, p[0].Message, "approximate: clusters, group names, built-ins")
+}
+
+// §3.5: a '.' kept in the prefix fails the extension's name check.
+func TestNameInvalid(t *testing.T) {
+	srv, _, err := corpus.ParseCatalog("c.json", []byte(`{"servers":[{"name":"my.files","tools":[{"name":"read","inputSchema":{"type":"object"}}]}]}`))
+	require.NoError(t, err)
+	p := build(t, &corpus.Catalog{Servers: srv}, Options{}).Problems()
+	require.Len(t, p, 1)
+	require.Equal(t, CodeNameInvalid, p[0].Code)
+	require.Contains(t, p[0].Message, "VS Code names it mcp_my.files_read")
 }

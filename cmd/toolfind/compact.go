@@ -287,8 +287,14 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 	say("3-4: tie range; 4-9~: shown in some tie orders only; (7): ranked beyond the limit; ·: not returned")
 	for _, c := range cols {
 		var notes []string
-		if c.everything {
+		// A client whose every hit is at rank 1 adds no rows: one that
+		// loads every tool says so; another says it on its first note.
+		noRows := c.everything && !eagerNoted(c.r)
+		if c.everything && !noRows {
 			notes = append(notes, "shows every tool at once (eager loading), so it adds no rows")
+		}
+		if noRows && len(c.r.Notes) == 0 {
+			notes = append(notes, fmt.Sprintf("its model searches nothing: the %s it sends in full are at rank 1 whatever the query, so it adds no rows", count(len(c.r.Hits), "tool", "tools")))
 		}
 		if c.r.Error != "" {
 			notes = append(notes, "error: "+c.r.Error)
@@ -296,7 +302,10 @@ func writeRankCompact(w io.Writer, results []search.Result, query string, rows, 
 		if c.variants > 0 {
 			notes = append(notes, fmt.Sprintf("strategy %s shown; %d more with --by-client", c.r.Strategy, c.variants))
 		}
-		for _, n := range c.r.Notes {
+		for i, n := range c.r.Notes {
+			if noRows && i == 0 {
+				n += " (so it adds no rows)"
+			}
 			if !c.everything || !strings.HasPrefix(n, "eager loading") {
 				notes = append(notes, n)
 			}
@@ -337,4 +346,15 @@ func writeFolded(w io.Writer, text, indent string, width int) {
 		r = r[n:]
 		prefix = indent + "  "
 	}
+}
+
+// eagerNoted reports whether the client says it loads every tool (its
+// "eager loading" note): its rows are the whole catalog.
+func eagerNoted(r search.Result) bool {
+	for _, n := range r.Notes {
+		if strings.HasPrefix(n, "eager loading") {
+			return true
+		}
+	}
+	return false
 }

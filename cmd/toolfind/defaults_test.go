@@ -47,7 +47,7 @@ func benchRows(t *testing.T, args ...string) []string {
 // every client whose model writes a call, and add no verbatim rows
 // unasked (issue 24, points 3 and 6).
 func TestDefaultWriterHeuristic(t *testing.T) {
-	all := "claude@2.1.332=heuristic grok@1.0.0=heuristic codex@0.171.0=heuristic codex-search@0.171.0=heuristic opencode@1.18.33= opencode-codemode@1.18.33=heuristic copilot@1.0.102=heuristic gemini@0.61.0="
+	all := "claude@2.1.332=heuristic grok@1.0.0=heuristic codex@0.171.0=heuristic codex-search@0.171.0=heuristic opencode@1.18.33= opencode-codemode@1.18.33=heuristic copilot@1.0.102=heuristic gemini@0.61.0= vscode@2026.3.28="
 	if got := strings.Join(benchRows(t, "bench", "--format", "json"), " "); got != all {
 		t.Errorf("bench rows:\n got %s\nwant %s", got, all)
 	}

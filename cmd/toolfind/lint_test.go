@@ -228,16 +228,19 @@ func TestLintFitsAndCatalogWide(t *testing.T) {
 	b := writeFile(t, "b.json", `{"server":"b","tools":[`+strings.Join(tools[65:], ",")+`]}`)
 	t.Setenv("COLUMNS", "80")
 	out, errOut, code := run(t, "lint", "--catalog", a, "--catalog", b, "--min-severity", "info", "--verbose")
-	require.Equal(t, exitCheckFailed, code, errOut)
+	require.Equal(t, 0, code, errOut)
 	n, line := longestLine(out)
 	assert.LessOrEqual(t, n, 80, line)
-	// 130 tools over two files: past VS Code Copilot's 128.
-	assert.True(t, strings.HasPrefix(out, "catalog: error: 130 tools; VS Code Copilot sends at most 128 per request"), out)
+	// 130 tools over two files + VS Code's 51 built-ins = 181 ≥ 64: VS
+	// Code Copilot Chat groups them (a warning: nothing is dropped and the
+	// request, 51 + 37 slots, stays within 128).
+	assert.True(t, strings.HasPrefix(out, "catalog: warning: 181 tools in a request (51 VS Code built-ins,\n"), out)
 	assert.Contains(t, out, "\ncatalog: info: 130 tools; Goose recommends fewer than 25 [goose-tool-count]\n")
 	assert.NotContains(t, out, "a.json:1:1")
 	assert.NotContains(t, out, "note")
-	// The two warnings: neither server annotates a tool (server-unannotated).
-	assert.Regexp(t, `\n1 error, 2 warnings, \d+ info\n$`, out)
+	// The three warnings: VS Code's grouping, and neither server annotates
+	// a tool (server-unannotated).
+	assert.Regexp(t, `\n0 errors, 3 warnings, \d+ info\n$`, out)
 
 	out, _, _ = run(t, "lint", "--catalog", a, "--catalog", b, "--format", "json")
 	assert.Contains(t, out, `"location": {

@@ -251,7 +251,9 @@ func writeRankTable(w io.Writer, results []search.Result, opts tableOptions) err
 		}
 		for _, n := range r.Notes {
 			if n != "toolfind: "+r.Error { // Codex's note repeats a stopped script's error
-				for i, l := range wrap("note: "+esc(n), opts.width-2) {
+				// "  " before every line and "  " more before a
+				// continuation: wrap to width − 4 so that both fit.
+				for i, l := range wrap("note: "+esc(n), opts.width-4) {
 					if i > 0 {
 						l = "  " + l
 					}

@@ -101,8 +101,20 @@ func runShow(cmd *cobra.Command, opts *showOptions) error {
 				Approval: defaultApproval(sim, tools[id], shown)})
 		}
 	}
+	// The clients that arrange the tools beyond tool by tool (VS Code's
+	// virtual-tool groups) say how, after the table.
+	var outlines []showOutline
+	for _, sim := range sims {
+		if o, ok := sim.(search.Outliner); ok {
+			outlines = append(outlines, showOutline{Client: sim.Client().String(), Lines: o.Outline()})
+		}
+	}
 	if opts.format == "json" {
-		return writeJSON(opts.io.Out, map[string]any{"views": views})
+		out := map[string]any{"views": views}
+		if len(outlines) > 0 {
+			out["outlines"] = outlines
+		}
+		return writeJSON(opts.io.Out, out)
 	}
 	if len(opts.tools) == 0 {
 		// Why a client never shows a tool: its first error or warning
@@ -118,9 +130,37 @@ func runShow(cmd *cobra.Command, opts *showOptions) error {
 				}
 			}
 		}
-		return writeShowSummary(opts.io.Out, cat, views, why, outputWidth(opts.io.Out))
+		if err := writeShowSummary(opts.io.Out, cat, views, why, outputWidth(opts.io.Out)); err != nil {
+			return err
+		}
+		return writeOutlines(opts.io.Out, outlines, outputWidth(opts.io.Out))
 	}
 	return writeShowText(opts.io.Out, views)
+}
+
+// showOutline is one client's arrangement of the tools (search.Outliner).
+type showOutline struct {
+	Client string   `json:"client"`
+	Lines  []string `json:"lines"`
+}
+
+// writeOutlines prints each outline after a blank line, each paragraph
+// wrapped to the width with its continuation lines indented.
+func writeOutlines(w io.Writer, outlines []showOutline, width int) error {
+	for _, o := range outlines {
+		fmt.Fprintln(w)
+		for _, p := range o.Lines {
+			for i, l := range wrap(esc(p), width-2) {
+				if i > 0 {
+					l = "  " + l
+				}
+				// A word longer than the line (a hostile tool name) is
+				// shortened in the middle so that every line fits.
+				fmt.Fprintln(w, textfit.ShortenMiddle(l, max(width, 20)))
+			}
+		}
+	}
+	return nil
 }
 
 // writeShowSummary is `show` without --tool: one row per tool with its

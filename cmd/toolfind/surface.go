@@ -65,7 +65,12 @@ func runSurface(cmd *cobra.Command, opts *showOptions) error {
 	}
 	for _, sim := range sims {
 		if search.SearchesNothing(sim) && opts.format == "text" {
-			fmt.Fprintf(opts.io.Out, "# %s: the model never searches: every tool is loaded up front\n\n", sim.Client())
+			if _, ok := sim.(search.Outliner); ok {
+				// VS Code: flat tools and activate_* stubs, not every tool.
+				fmt.Fprintf(opts.io.Out, "# %s: the model never searches: it gets tools and stubs up front (show without --surface lists them)\n\n", sim.Client())
+			} else {
+				fmt.Fprintf(opts.io.Out, "# %s: the model never searches: every tool is loaded up front\n\n", sim.Client())
+			}
 		}
 	}
 	if opts.format == "json" {

@@ -1,0 +1,3 @@
+package toolfind
+
+import _ "github.com/toolfind/toolfind/vscode" // registers vscode@2026.3.28
