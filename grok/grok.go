@@ -38,6 +38,7 @@ const (
 	CodeHidden         = "grok-hidden"
 	CodeDuplicate      = "grok-duplicate"
 	CodeDescriptionCut = "grok-description-cut"
+	CodeUnreadable     = "grok-json-refused"
 )
 
 var clientID = search.ClientID{Name: "grok", Version: "1.0.0"}
@@ -109,6 +110,9 @@ type entry struct {
 func New(cat *corpus.Catalog, opts Options) *Simulator {
 	s := &Simulator{opts: opts}
 	for _, srv := range cat.Servers {
+		if s.unreadable(srv) {
+			continue
+		}
 		s.servers = append(s.servers, serverInfo{name: srv.Name, instructions: srv.Instructions})
 		before := len(s.entries)
 		seen := map[string]bool{}
@@ -153,6 +157,40 @@ func New(cat *corpus.Catalog, opts Options) *Simulator {
 		return AppendDocument(dst, e.tool.Server, e.tool.Name, e.tool.Description, appendParams(buf[:0], e.tool.InputSchema))
 	})
 	return s
+}
+
+// unreadable reports whether serde_json refuses a tool of srv (serde.go),
+// with an error for that tool naming the JSON path and one for each other
+// tool of the server. The refusal fails the parse of the whole tools/list
+// answer, so none of the server's tools reaches the index and the server
+// is not listed as connected (grok.md B.3: Grok's JSON is serde_json's;
+// what Grok then does, log or retry, is not established, B.6).
+func (s *Simulator) unreadable(srv *corpus.Server) bool {
+	bad, path, why := -1, "", ""
+	for i, t := range srv.Tools {
+		if p, w, ok := serdeRefusal(t.Raw); ok {
+			bad, path, why = i, p, w
+			break
+		}
+	}
+	if bad < 0 {
+		return false
+	}
+	// The refused tool first: lint places the finding at its path.
+	culprit := srv.Tools[bad]
+	s.problems = append(s.problems, corpus.Diagnostic{Severity: corpus.Error, Code: CodeUnreadable,
+		File: srv.Source, Server: srv.Name, Tool: culprit.Name, Field: path,
+		Message: fmt.Sprintf("serde_json refuses the tool at %s (%s): Grok cannot read server %q's tools/list answer, so none of its %d tools is searchable",
+			path, why, srv.Name, len(srv.Tools))})
+	for i, t := range srv.Tools {
+		if i != bad {
+			s.problems = append(s.problems, corpus.Diagnostic{Severity: corpus.Error, Code: CodeUnreadable,
+				File: srv.Source, Server: srv.Name, Tool: t.Name,
+				Message: fmt.Sprintf("not searchable: serde_json refuses tool %q at %s (%s), so Grok cannot read server %q's tools/list answer",
+					culprit.Name, path, why, srv.Name)})
+		}
+	}
+	return true
 }
 
 // appendParams appends extract_parameter_names (B.2) to dst: the keys of

@@ -207,6 +207,7 @@ var codeRule = map[string]struct {
 	"grok-hidden":          {RuleHidden, perTool},
 	"grok-duplicate":       {RuleDuplicate, perTool},
 	"grok-description-cut": {RuleDescriptionCut, perTool},
+	"grok-json-refused":    {RuleSchema, perTool},
 
 	"codex-server-name":            {RuleServerName, perServer},
 	"codex-server-tools-list":      {RuleSchema, perTool},
@@ -262,6 +263,7 @@ var serverDrop = map[string]bool{
 	"opencode-server-dropped": true,
 	"gemini-server-dropped":   true,
 	"copilot-server-dropped":  true,
+	"grok-json-refused":       true,
 }
 
 // effects are the short consequences of client codes in grouped findings.
@@ -272,6 +274,7 @@ var effects = map[string]string{
 	"opencode-server-dropped":        "drops",
 	"gemini-server-dropped":          "drops",
 	"copilot-server-dropped":         "drops",
+	"grok-json-refused":              "cannot read (serde_json refuses the JSON) and drops",
 	"copilot-name-collision":         "never sends (another tool takes the same name)",
 	"copilot-name-cut":               "cuts the name of",
 	"copilot-name-rewritten":         "renames",

@@ -95,3 +95,17 @@ func TestShowSummaryCapsDropped(t *testing.T) {
 	assert.NotContains(t, out, "\x1b")
 	assert.Less(t, strings.Count(out, "\n"), 50, out)
 }
+
+// TestShowGrokSerdeRefused: show --client grok says why a server whose
+// tool holds 1e999 is never shown: serde_json refuses its tools/list
+// answer (grok/serde.go); the path names the number.
+func TestShowGrokSerdeRefused(t *testing.T) {
+	t.Setenv("COLUMNS", "")
+	cat := writeFile(t, "big.json", `{"servers":[{"name":"bad","tools":[
+{"name":"big","description":"d","inputSchema":{"type":"object","properties":{"n":{"type":"number","maximum":1e999}}}},
+{"name":"ok","description":"d","inputSchema":{"type":"object"}}]}]}`)
+	out, errOut, code := run(t, "show", "--client", "grok", "--catalog", cat)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "grok never shows bad/big: serde_json refuses the tool at inputSchema.properties.n.maximum (number\n  out of range: 1e999)", out)
+	assert.Contains(t, out, `grok never shows bad/ok: not searchable: serde_json refuses tool "big" at`, out)
+}
