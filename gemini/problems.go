@@ -77,21 +77,23 @@ func (s *Simulator) buildProblems() []corpus.Diagnostic {
 				TrustPrefix(t.Server), e.Name, MaxNameLength-len(ToolPrefix)-1))
 		}
 	}
-	// Per server: headless runs need an allow rule.
-	seen := map[string]bool{}
+	// Per server: headless runs need an allow rule. One pass counts each
+	// server's tools without one (a scan of every tool per server was
+	// quadratic in the servers), in order of the server's first tool.
+	var order []string
+	denied := map[string]int{}
 	for _, e := range s.d.All {
 		sv := e.Tool.Server
-		if seen[sv] {
-			continue
+		if _, ok := denied[sv]; !ok {
+			order = append(order, sv)
+			denied[sv] = 0
 		}
-		seen[sv] = true
-		n := 0
-		for _, x := range s.d.All {
-			if x.Tool.Server == sv && x.Why == NoAllowRule {
-				n++
-			}
+		if e.Why == NoAllowRule {
+			denied[sv]++
 		}
-		if n > 0 {
+	}
+	for _, sv := range order {
+		if n := denied[sv]; n > 0 {
 			out = append(out, corpus.Diagnostic{Severity: corpus.Warning, Code: CodeUntrusted, Client: client, File: src[sv], Server: sv,
 				Message: fmt.Sprintf("no allow rule for the server: a headless run (gemini -p) denies its tools and declares none of them (%d %s); give it \"trust\": true, list it in mcp.allowed or pass --allowed-mcp-server-names %s", n, plural(n, "tool", "tools"), sv)})
 		}
