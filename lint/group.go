@@ -111,6 +111,7 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 			}
 		}
 	}
+	servers := newServerIndex(cat)
 	for i, d := range ds {
 		if suppressed[d.Code] {
 			continue
@@ -119,7 +120,7 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 		if !ok {
 			cr.rule, cr.scope = RuleOther, perTool
 		}
-		srv := serverOf(cat, d)
+		srv := servers.of(d)
 		wide := false
 		if srv == nil && cr.scope == perCatalog && len(cat.Servers) > 0 {
 			srv, wide = cat.Servers[0], true // SARIF's file; the text says "catalog"
@@ -180,13 +181,39 @@ func place(cat *corpus.Catalog, ds []corpus.Diagnostic, dd defs, explicit map[in
 	return out
 }
 
-func serverOf(cat *corpus.Catalog, d corpus.Diagnostic) *corpus.Server {
+// serverIndex finds a diagnostic's server by name (and file) in constant
+// time: place looks one up per diagnostic, and a scan of the catalog each
+// time was quadratic in the servers.
+type serverIndex struct {
+	cat    *corpus.Catalog
+	first  map[string]*corpus.Server // by name: the first in catalog order
+	byFile map[[2]string]*corpus.Server
+}
+
+func newServerIndex(cat *corpus.Catalog) *serverIndex {
+	x := &serverIndex{cat: cat, first: map[string]*corpus.Server{}, byFile: map[[2]string]*corpus.Server{}}
 	for _, s := range cat.Servers {
-		if s.Name == d.Server && (d.File == "" || s.Source == d.File) {
-			return s
+		if _, ok := x.first[s.Name]; !ok {
+			x.first[s.Name] = s
+		}
+		if k := [2]string{s.Name, s.Source}; x.byFile[k] == nil {
+			x.byFile[k] = s
 		}
 	}
-	return cat.Server(d.Server)
+	return x
+}
+
+// of is the first server named d.Server from d.File (any file when d.File
+// is empty), else cat.Server(d.Server).
+func (x *serverIndex) of(d corpus.Diagnostic) *corpus.Server {
+	if d.File == "" {
+		if s := x.first[d.Server]; s != nil {
+			return s
+		}
+	} else if s := x.byFile[[2]string{d.Server, d.File}]; s != nil {
+		return s
+	}
+	return x.cat.Server(d.Server)
 }
 
 func groupKey(r raw) string {

@@ -93,14 +93,25 @@ func buildEntries(cat *corpus.Catalog, rejected map[string]*rejection) []*entry 
 	// connection order (Array.prototype.sort is stable).
 	longest := append([]string(nil), servers...)
 	sort.SliceStable(longest, func(i, j int) bool { return search.UTF16Len(longest[i]) > search.UTF16Len(longest[j]) })
+	// The first server in that order that k starts with, then "_": of the
+	// prefixes of k that end before a "_", the one placed first (a scan of
+	// every server per key was quadratic in the servers).
+	place := make(map[string]int, len(longest))
+	for i, s := range longest {
+		if _, ok := place[s]; !ok {
+			place[s] = i
+		}
+	}
 	groups := map[string][]*entry{}
 	var nsOrder []string
 	for _, k := range keys {
-		ns := ""
-		for _, s := range longest {
-			if hasPrefixUnderscore(k, s) {
-				ns = s
-				break
+		ns, best := "", len(longest)
+		for i := 0; i < len(k); i++ {
+			if k[i] != '_' {
+				continue
+			}
+			if p, ok := place[k[:i]]; ok && p < best {
+				ns, best = k[:i], p
 			}
 		}
 		if ns == "" {
