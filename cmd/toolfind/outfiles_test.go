@@ -121,6 +121,11 @@ func TestInterruptLeavesNoTemporaryFile(t *testing.T) {
 			}
 			require.Error(t, err, stderr.String())
 			assert.Equal(t, []string{"q.jsonl"}, filesIn(t, dir), "stderr: %s", &stderr)
+			// The signal is named, not "context canceled"; the exit code is
+			// the cancelled run's, as before (2).
+			assert.Equal(t, 2, cmd.ProcessState.ExitCode(), stderr.String())
+			assert.NotContains(t, stderr.String(), "context canceled")
+			assert.Contains(t, stderr.String(), map[syscall.Signal]string{syscall.SIGINT: "interrupted", syscall.SIGTERM: "interrupted (terminated)"}[tt.sig])
 		})
 	}
 }

@@ -122,11 +122,20 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	// ends what it started (live servers, clients under verify, writer
 	// commands) and removes its temporary folders before toolfind exits. A
 	// second signal ends toolfind at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// The cause names the signal, so the error says "interrupted" rather
+	// than "context canceled".
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	go func() {
-		<-ctx.Done()
-		stop()
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs) // the second signal ends toolfind at once
+			cancel(&interrupted{sig: sig})
+		case <-ctx.Done():
+		}
 	}()
 	// JavaScript runs in toolfind's own child, started when first needed.
 	js := &jsEngine{errOut: errOut}
@@ -150,9 +159,34 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	if err != nil {
 		// An error may echo input (a file's bytes, a server's stderr): its
 		// line breaks are layout, every other control is escaped.
-		fmt.Fprintln(errOut, "toolfind:", safetext.Block(err.Error()))
+		fmt.Fprintln(errOut, "toolfind:", safetext.Block(interruptedText(ctx, err)))
 	}
 	return exitCode(err)
+}
+
+// interrupted is the cause of the run's context after Ctrl-C or SIGTERM.
+type interrupted struct{ sig os.Signal }
+
+func (i *interrupted) Error() string {
+	if i.sig == os.Interrupt {
+		return "interrupted"
+	}
+	return "interrupted (" + i.sig.String() + ")"
+}
+
+// interruptedText is err's message with "context canceled" said as the
+// signal that cancelled the run: "interrupted" for Ctrl-C, "interrupted
+// (terminated)" for SIGTERM. The exit code stays err's.
+func interruptedText(ctx context.Context, err error) string {
+	var i *interrupted
+	msg := err.Error()
+	if !errors.As(context.Cause(ctx), &i) || !errors.Is(err, context.Canceled) && !strings.Contains(msg, context.Canceled.Error()) {
+		return msg
+	}
+	if msg == context.Canceled.Error() {
+		return i.Error()
+	}
+	return strings.ReplaceAll(msg, context.Canceled.Error(), i.Error())
 }
 
 // newRootCmd builds the command tree that runs args. When args start
