@@ -566,6 +566,7 @@ func consequences(rs []raw, dd defs) []Consequence {
 		code   string
 		msgs   []string
 		tools  []corpus.ToolID
+		seen   map[corpus.ToolID]bool // tools, to add each once in constant time
 		srv    *corpus.Server
 		worst  corpus.Severity
 	}
@@ -591,7 +592,11 @@ func consequences(rs []raw, dd defs) []Consequence {
 		}
 		if r.d.Tool != "" {
 			id := corpus.NewToolID(r.d.Server, r.d.Tool)
-			if !containsID(a.tools, id) {
+			if !a.seen[id] {
+				if a.seen == nil {
+					a.seen = map[corpus.ToolID]bool{}
+				}
+				a.seen[id] = true
 				a.tools = append(a.tools, id)
 			}
 		}
@@ -625,15 +630,6 @@ func consequences(rs []raw, dd defs) []Consequence {
 		out = append(out, Consequence{Clients: []string{a.client}, Effect: effect, Tools: tools})
 	}
 	return out
-}
-
-func containsID(ids []corpus.ToolID, id corpus.ToolID) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 func allTools(s *corpus.Server) []corpus.ToolID {
