@@ -56,23 +56,24 @@ func TestGeneralizes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: re-simulates two shared corpora many times")
 	}
-	// Floors just under what is measured with the fitted heuristic
-	// writers (azure: fixes 27.9% of the learning half's misses, odd-line
-	// gain 0.31 of the learning gain, 13 edits; mongodb: 50.0%, 0.17, 6
-	// edits). The goals (30% on each, 0.5) are not met on azure's
-	// fix rate and on either ratio: these floors catch a regression, not
-	// the goal. Of the odd-line missed weight after the edits (sum of 1-p
-	// over pairs), the even lines teach nothing for most of it: azure
-	// 114.0, of which 23% is of tools no even line expects, 20% of tools
-	// every even line finds and 4% of tools only other clients miss there;
-	// mongodb 33.0: 18%, 61% and 3%.
+	// Floors just under what is measured with the heuristic writers
+	// fitted on 1,561 calls a family (azure: fixes 29.8% of the learning
+	// half's misses, odd-line gain 0.18 of the learning gain, 9 edits;
+	// mongodb: 50.8%, 0.21, 6 edits). The goals (30% on each,
+	// 0.5) are not met on azure's fix rate and on either ratio: these
+	// floors catch a regression, not the goal. Of the odd-line missed
+	// weight after the edits (sum of 1-p over pairs; measured with the
+	// writers of the 1,017-call fit), the even lines teach nothing for
+	// most of it: azure 114.0, of which 23% is of tools no even line
+	// expects, 20% of tools every even line finds and 4% of tools only
+	// other clients miss there; mongodb 33.0: 18%, 61% and 3%.
 	for _, tt := range []struct {
 		catalog, corpus string
 		minFix          float64
 		minRatio        float64
 	}{
-		{"azure.json", "azure-e2e", 0.27, 0.30},
-		{"mongodb.json", "mongodb-accuracy", 0.49, 0.16},
+		{"azure.json", "azure-e2e", 0.29, 0.17},
+		{"mongodb.json", "mongodb-accuracy", 0.50, 0.20},
 	} {
 		t.Run(tt.corpus, func(t *testing.T) {
 			held := heldOutLines(t, tt.corpus)

@@ -44,7 +44,7 @@ func TestRankPromptMongoDB(t *testing.T) {
 		"codex-search@0.171.0":      {`{"query":"mongodb aggregate group movies release year"}`},
 		"opencode-codemode@1.18.33": {`{"code":"return await tools.$codemode.search({ query: \"aggregate group movies release year\" })"}`},
 		// The intent index's three best tools, named as the reminder lists them.
-		"copilot@1.0.102": {`{"pattern":"mongodb-db-stats|mongodb-aggregate|mongodb-aggregate-db"}`},
+		"copilot@1.0.102": {`{"pattern":"mongodb-db-stats|mongodb-aggregate|mongodb-aggregate-db|mongodb-export|mongodb-explain"}`},
 		"codex@0.171.0":   {`{"code":"const re = /group|movi|releas|year|aggreg|summar|statist|stat/i;\ntext(ALL_TOOLS.filter(t => re.test(t.name) || re.test(t.description)).map(t => t.name).join(\"\\n\"));"}`},
 	}
 	calls := map[string][]string{}
